@@ -1,0 +1,81 @@
+package me.loutres.juneau.api;
+
+/** Every name of the API contract (SPEC §1) in one place. */
+public final class JuneauConstants {
+    public static final String GROUP = "juneau.loutres.me";
+    public static final String VERSION = "v1alpha1";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+
+    public static final String LOAD_BALANCER_CLASS = GROUP + "/load-balancer";
+    public static final String ANNOTATION_EXTERNAL_NETWORK = GROUP + "/load-balancer-external-network";
+    public static final String ANNOTATION_REQUESTED_IP = GROUP + "/load-balancer-requested-ip";
+    public static final String FINALIZER = "serviceloadbalancer." + GROUP + "/allocation-claim";
+
+    public static final String LABEL_SERVICE_NAMESPACE = GROUP + "/service-namespace";
+    public static final String LABEL_SERVICE_NAME = GROUP + "/service-name";
+    /** ARPAdvertisement name prefix; the full name is {@code slb-<namespace>-<name>}. */
+    public static final String ARP_ADVERTISEMENT_PREFIX = "slb-";
+
+    public static final String KIND_ADDRESS_POOL = "AddressPool";
+    public static final String KIND_EXTERNAL_NETWORK = "ExternalNetwork";
+    public static final String KIND_SERVICE_LOAD_BALANCER = "ServiceLoadBalancer";
+    public static final String KIND_ARP_ADVERTISEMENT = "ARPAdvertisement";
+
+    public static final String PLURAL_ADDRESS_POOLS = "addresspools";
+    public static final String PLURAL_EXTERNAL_NETWORKS = "externalnetworks";
+    public static final String PLURAL_SERVICE_LOAD_BALANCERS = "serviceloadbalancers";
+    public static final String PLURAL_ARP_ADVERTISEMENTS = "arpadvertisements";
+
+    public static final String MODE_BGP = "bgp";
+    public static final String MODE_ARP = "arp";
+
+    public static final String DEFAULT_CONTROLLER_USERNAME = "system:serviceaccount:juneau-system:juneau-controller";
+    public static final String GARBAGE_COLLECTOR_USERNAME = "system:serviceaccount:kube-system:generic-garbage-collector";
+    public static final String NAMESPACE_CONTROLLER_USERNAME = "system:serviceaccount:kube-system:namespace-controller";
+
+    public static final String WEBHOOK_SERVICES_VALIDATE = "services.validate." + GROUP;
+    public static final String WEBHOOK_SERVICES_MUTATE = "services.mutate." + GROUP;
+
+    /** The webhook name of a custom kind, e.g. {@code addresspools.validate.juneau.loutres.me}. */
+    public static String validateWebhookName(String plural) {
+        return plural + ".validate." + GROUP;
+    }
+
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
+    /** Phases of a ServiceLoadBalancer (SPEC §1.3). */
+    public static final String PHASE_PENDING = "Pending";
+    public static final String PHASE_ALLOCATED = "Allocated";
+    public static final String PHASE_READY = "Ready";
+    public static final String PHASE_DEGRADED = "Degraded";
+    public static final String PHASE_ERROR = "Error";
+
+    public static final String CONDITION_ALLOCATED = "Allocated";
+    public static final String CONDITION_AVAILABLE = "Available";
+
+    public static final String REASON_ALLOCATED = "Allocated";
+    public static final String REASON_POOL_EXHAUSTED = "PoolExhausted";
+    public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
+    public static final String REASON_INVALID_CONFIG = "InvalidConfig";
+    public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";
+    public static final String REASON_READY = "Ready";
+    public static final String REASON_NO_READY_BACKENDS = "NoReadyBackends";
+    public static final String REASON_NOT_ALLOCATED = "NotAllocated";
+
+    /** Events on the Service (SPEC §3.1 step 6). */
+    public static final String EVENT_IP_ALLOCATED = "IPAllocated";
+    public static final String EVENT_ALLOCATION_FAILED = "AllocationFailed";
+    public static final String EVENT_ANNOUNCING_NODE_CHANGED = "AnnouncingNodeChanged";
+
+    private JuneauConstants() {
+    }
+
+    /** A Service is managed iff type LoadBalancer and exactly our class (SPEC §1). */
+    public static boolean isManaged(String type, String loadBalancerClass) {
+        return "LoadBalancer".equals(type) && LOAD_BALANCER_CLASS.equals(loadBalancerClass);
+    }
+
+    public static String arpAdvertisementName(String namespace, String name) {
+        return ARP_ADVERTISEMENT_PREFIX + namespace + "-" + name;
+    }
+}

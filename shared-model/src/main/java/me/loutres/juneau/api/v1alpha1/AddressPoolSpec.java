@@ -1,0 +1,44 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class AddressPoolSpec {
+    @Required
+    @ValidationRule(value = "self == oldSelf", message = "advertiseMode is immutable")
+    @JsonPropertyDescription("How VIPs of this pool are announced: bgp (entries are IPv4 CIDRs, /8 to /32) or arp (entries are start-end IPv4 ranges). Immutable.")
+    private String advertiseMode;
+
+    @Required
+    @JsonPropertyDescription("Address entries: CIDRs for bgp, start-end ranges for arp. At least one, no duplicates, append-only.")
+    private List<String> addresses = new ArrayList<>();
+
+    public AddressPoolSpec() {
+    }
+
+    public AddressPoolSpec(String advertiseMode, List<String> addresses) {
+        this.advertiseMode = advertiseMode;
+        this.addresses = addresses == null ? null : new ArrayList<>(addresses);
+    }
+
+    public String getAdvertiseMode() {
+        return advertiseMode;
+    }
+
+    public void setAdvertiseMode(String advertiseMode) {
+        this.advertiseMode = advertiseMode;
+    }
+
+    public List<String> getAddresses() {
+        return addresses;
+    }
+
+    public void setAddresses(List<String> addresses) {
+        this.addresses = addresses;
+    }
+}

@@ -1,0 +1,80 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Written by the controller; counts are longs so a /8 (and many of them) cannot overflow. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class AddressPoolStatus {
+    @JsonPropertyDescription("Addresses the pool can hand out (network and broadcast addresses of CIDRs shorter than /31 excluded).")
+    private Long total;
+    @JsonPropertyDescription("Addresses currently held by ServiceLoadBalancers.")
+    private Long allocated;
+    @JsonPropertyDescription("total - allocated.")
+    private Long free;
+    @JsonPropertyDescription("Standard conditions.")
+    private List<Condition> conditions = new ArrayList<>();
+
+    public AddressPoolStatus() {
+    }
+
+    public AddressPoolStatus(long total, long allocated, long free) {
+        this.total = total;
+        this.allocated = allocated;
+        this.free = free;
+    }
+
+    public Long getTotal() {
+        return total;
+    }
+
+    public void setTotal(Long total) {
+        this.total = total;
+    }
+
+    public Long getAllocated() {
+        return allocated;
+    }
+
+    public void setAllocated(Long allocated) {
+        this.allocated = allocated;
+    }
+
+    public Long getFree() {
+        return free;
+    }
+
+    public void setFree(Long free) {
+        this.free = free;
+    }
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AddressPoolStatus)) {
+            return false;
+        }
+        AddressPoolStatus that = (AddressPoolStatus) o;
+        return Objects.equals(total, that.total) && Objects.equals(allocated, that.allocated)
+                && Objects.equals(free, that.free) && Objects.equals(conditions, that.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(total, allocated, free, conditions);
+    }
+}

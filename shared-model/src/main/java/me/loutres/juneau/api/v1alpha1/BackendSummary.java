@@ -1,0 +1,48 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Objects;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BackendSummary {
+    private Integer totalReady;
+    private Integer localReadyNodes;
+
+    public BackendSummary() {
+    }
+
+    public BackendSummary(int totalReady, int localReadyNodes) {
+        this.totalReady = totalReady;
+        this.localReadyNodes = localReadyNodes;
+    }
+
+    public Integer getTotalReady() {
+        return totalReady;
+    }
+
+    public void setTotalReady(Integer totalReady) {
+        this.totalReady = totalReady;
+    }
+
+    public Integer getLocalReadyNodes() {
+        return localReadyNodes;
+    }
+
+    public void setLocalReadyNodes(Integer localReadyNodes) {
+        this.localReadyNodes = localReadyNodes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof BackendSummary)) {
+            return false;
+        }
+        BackendSummary that = (BackendSummary) o;
+        return Objects.equals(totalReady, that.totalReady) && Objects.equals(localReadyNodes, that.localReadyNodes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(totalReady, localReadyNodes);
+    }
+}

@@ -1,0 +1,44 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ExternalNetworkSpec {
+    @Required
+    @ValidationRule(value = "self == oldSelf", message = "type is immutable")
+    @JsonPropertyDescription("bgp or arp; every listed pool's advertiseMode must match. Immutable.")
+    private String type;
+
+    @Required
+    @JsonPropertyDescription("AddressPool names, in allocation order. At least one, no duplicates, append-only.")
+    private List<String> addressPools = new ArrayList<>();
+
+    public ExternalNetworkSpec() {
+    }
+
+    public ExternalNetworkSpec(String type, List<String> addressPools) {
+        this.type = type;
+        this.addressPools = addressPools == null ? null : new ArrayList<>(addressPools);
+    }
+
+    public String getType() {
+        return type;
+    }
+
+    public void setType(String type) {
+        this.type = type;
+    }
+
+    public List<String> getAddressPools() {
+        return addressPools;
+    }
+
+    public void setAddressPools(List<String> addressPools) {
+        this.addressPools = addressPools;
+    }
+}

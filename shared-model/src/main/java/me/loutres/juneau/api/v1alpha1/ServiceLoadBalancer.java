@@ -1,0 +1,27 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** The controller's record of one managed Service (SPEC §1.3); only the controller writes it. */
+@Group("juneau.loutres.me")
+@Version("v1alpha1")
+@Plural("serviceloadbalancers")
+@Singular("serviceloadbalancer")
+@ShortNames("slb")
+@AdditionalPrinterColumn(name = "Service", jsonPath = ".spec.serviceRef.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "ExternalNetwork", jsonPath = ".spec.externalNetwork", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "VIP", jsonPath = ".status.vip", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Nodes", jsonPath = ".status.backendSummary.localReadyNodes", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "ARPNode", jsonPath = ".status.arpAnnouncingNode", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class ServiceLoadBalancer extends CustomResource<ServiceLoadBalancerSpec, ServiceLoadBalancerStatus>
+        implements Namespaced {
+}

@@ -1,0 +1,118 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** The controller's view of one Service; {@code vip} + {@code addressPool} are the allocation record of truth. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ServiceLoadBalancerStatus {
+    private Long observedGeneration;
+    @JsonPropertyDescription("Pending, Allocated, Ready, Degraded or Error.")
+    private String phase;
+    @JsonPropertyDescription("The allocated IPv4 VIP; never changes once set.")
+    private String vip;
+    @JsonPropertyDescription("The AddressPool the VIP was taken from.")
+    private String addressPool;
+    private List<PortStatus> ports = new ArrayList<>();
+    @JsonPropertyDescription("Nodes with a local ready backend, sorted.")
+    private List<String> advertisingNodes = new ArrayList<>();
+    @JsonPropertyDescription("The single node answering ARP for the VIP (arp networks).")
+    private String arpAnnouncingNode;
+    private BackendSummary backendSummary;
+    private List<Condition> conditions = new ArrayList<>();
+
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+
+    public String getPhase() {
+        return phase;
+    }
+
+    public void setPhase(String phase) {
+        this.phase = phase;
+    }
+
+    public String getVip() {
+        return vip;
+    }
+
+    public void setVip(String vip) {
+        this.vip = vip;
+    }
+
+    public String getAddressPool() {
+        return addressPool;
+    }
+
+    public void setAddressPool(String addressPool) {
+        this.addressPool = addressPool;
+    }
+
+    public List<PortStatus> getPorts() {
+        return ports;
+    }
+
+    public void setPorts(List<PortStatus> ports) {
+        this.ports = ports;
+    }
+
+    public List<String> getAdvertisingNodes() {
+        return advertisingNodes;
+    }
+
+    public void setAdvertisingNodes(List<String> advertisingNodes) {
+        this.advertisingNodes = advertisingNodes;
+    }
+
+    public String getArpAnnouncingNode() {
+        return arpAnnouncingNode;
+    }
+
+    public void setArpAnnouncingNode(String arpAnnouncingNode) {
+        this.arpAnnouncingNode = arpAnnouncingNode;
+    }
+
+    public BackendSummary getBackendSummary() {
+        return backendSummary;
+    }
+
+    public void setBackendSummary(BackendSummary backendSummary) {
+        this.backendSummary = backendSummary;
+    }
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ServiceLoadBalancerStatus)) {
+            return false;
+        }
+        ServiceLoadBalancerStatus that = (ServiceLoadBalancerStatus) o;
+        return Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(phase, that.phase)
+                && Objects.equals(vip, that.vip) && Objects.equals(addressPool, that.addressPool)
+                && Objects.equals(ports, that.ports) && Objects.equals(advertisingNodes, that.advertisingNodes)
+                && Objects.equals(arpAnnouncingNode, that.arpAnnouncingNode)
+                && Objects.equals(backendSummary, that.backendSummary) && Objects.equals(conditions, that.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(observedGeneration, phase, vip, addressPool, ports, advertisingNodes, arpAnnouncingNode,
+                backendSummary, conditions);
+    }
+}

@@ -1,0 +1,61 @@
+package me.loutres.juneau.election;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Chooses the single node that answers ARP for a VIP (SPEC §3.4): sticky, otherwise rendezvous hashing.
+ */
+public final class ArpElection {
+    static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
+    static final long FNV_PRIME = 0x100000001b3L;
+
+    private ArpElection() {
+    }
+
+    /**
+     * @param vip     the VIP in dotted form
+     * @param nodes   nodes that may announce it (nodes with a local ready backend)
+     * @param current the node named by the existing ARPAdvertisement, or null
+     * @return the elected node, empty when there is none
+     */
+    public static Optional<String> elect(String vip, Collection<String> nodes, String current) {
+        if (nodes == null || nodes.isEmpty()) {
+            return Optional.empty();
+        }
+        // Juneau sends no gratuitous ARP, so every move costs an upstream neighbour-cache timeout: keep the holder.
+        if (current != null && nodes.contains(current)) {
+            return Optional.of(current);
+        }
+        String best = null;
+        long bestScore = 0;
+        for (String node : nodes) {
+            long s = score(vip, node);
+            if (best == null) {
+                best = node;
+                bestScore = s;
+                continue;
+            }
+            int c = Long.compareUnsigned(s, bestScore);
+            if (c > 0 || (c == 0 && node.compareTo(best) < 0)) {
+                best = node;
+                bestScore = s;
+            }
+        }
+        return Optional.of(best);
+    }
+
+    /** FNV-1a 64-bit over UTF-8(vip) ‖ 0x00 ‖ UTF-8(node); compare the result as unsigned. */
+    public static long score(String vip, String node) {
+        long h = FNV_OFFSET_BASIS;
+        for (byte b : vip.getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xFF)) * FNV_PRIME;
+        }
+        h = (h ^ 0) * FNV_PRIME;
+        for (byte b : node.getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xFF)) * FNV_PRIME;
+        }
+        return h;
+    }
+}
