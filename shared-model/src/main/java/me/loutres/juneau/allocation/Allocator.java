@@ -1,0 +1,424 @@
+package me.loutres.juneau.allocation;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.PoolEntry;
+
+/**
+ * Hands out VIPs from AddressPools (SPEC §3.2). Pure and in memory: the controller feeds it pools, node addresses
+ * and the records it finds in ServiceLoadBalancer statuses, and writes the decisions back.
+ *
+ * <p>Order: pools in the order the caller gives (the ExternalNetwork's {@code spec.addressPools}), inside a pool
+ * its entries in list order, inside an entry the lowest free address. An entry's usable addresses are its range
+ * minus the network and broadcast addresses of CIDRs shorter than /31; an address covered by two entries of one
+ * pool belongs to the first of them.
+ *
+ * <p>Cost: every entry keeps its free addresses as intervals in a {@link TreeMap}, so one allocation, release or
+ * requested-address check costs O(pools + entries + log intervals) and never walks the used addresses. Only
+ * {@link #upsertPool} visits the addresses already held inside the pool's ranges, once, to build the free
+ * intervals.
+ *
+ * <p>Held addresses: {@link #restore} accepts every record, also for pools not known yet or already removed, so
+ * the address can never be handed out twice; when such a pool appears its free intervals leave the address out.
+ *
+ * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges;
+ * {@code total} = usable addresses minus the excluded node addresses (arp pools only) that nobody holds, i.e. the
+ * addresses a Service can hold; {@code free} = {@code total - allocated} = what {@link #allocate} can still hand
+ * out. An excluded address that a Service already held (restored before the node took it) stays held and counts
+ * as allocated until released. Excluded addresses never reduce bgp pools (SPEC: the exclusion exists because an
+ * ARPAdvertisement for a node's own address would be refused).
+ *
+ * <p>Thread-safe: every public method is synchronized.
+ */
+public final class Allocator {
+
+    /** {@link AllocationResult.RequestedInUse#holder()} when a requested arp address is a Node's InternalIP. */
+    public static final String NODE_ADDRESS_HOLDER = "a Node (it is that Node's InternalIP)";
+
+    private final Map<String, PoolState> pools = new LinkedHashMap<>();
+    private final Map<String, AllocationRecord> byOwner = new HashMap<>();
+    private final TreeMap<Long, String> holderByAddress = new TreeMap<>();
+    private TreeSet<Long> excluded = new TreeSet<>();
+    private List<AllocationConflict> lastConflicts = List.of();
+
+    public Allocator() {
+    }
+
+    /**
+     * Adds or updates a pool. Entries are append-only in the API: appended entries extend the pool in place;
+     * any other change (mode or an earlier entry changed) rebuilds the pool. Held addresses stay held either way.
+     */
+    public synchronized void upsertPool(String name, String advertiseMode, List<PoolEntry> entries) {
+        String mode = advertiseMode == null ? "" : advertiseMode.toLowerCase(Locale.ROOT);
+        List<PoolEntry> list = entries == null ? List.of() : List.copyOf(entries);
+        PoolState existing = pools.get(name);
+        if (existing != null && existing.mode.equals(mode) && isPrefix(existing.entries, list)) {
+            for (int i = existing.entries.size(); i < list.size(); i++) {
+                addEntry(existing, list.get(i));
+            }
+            return;
+        }
+        PoolState fresh = new PoolState(name, mode);
+        pools.put(name, fresh);
+        for (PoolEntry e : list) {
+            addEntry(fresh, e);
+        }
+    }
+
+    /** Forgets the pool; its held addresses stay held (never handed out twice) until released. */
+    public synchronized void removePool(String name) {
+        pools.remove(name);
+    }
+
+    /** Node InternalIPs: never handed out from arp pools. Replaces the previous set. */
+    public synchronized void setExcludedAddresses(Set<Long> addrs) {
+        TreeSet<Long> next = new TreeSet<>();
+        if (addrs != null) {
+            for (Long a : addrs) {
+                if (a != null && a >= 0 && a <= Ipv4.MAX) {
+                    next.add(a);
+                }
+            }
+        }
+        for (Long a : excluded) {
+            if (!next.contains(a) && !holderByAddress.containsKey(a)) {
+                for (PoolState p : pools.values()) {
+                    Piece piece = p.arp() ? p.pieceOf(a) : null;
+                    if (piece != null) {
+                        p.excludedFree--;
+                        piece.entry.free.give(a);
+                    }
+                }
+            }
+        }
+        for (Long a : next) {
+            if (!excluded.contains(a) && !holderByAddress.containsKey(a)) {
+                for (PoolState p : pools.values()) {
+                    Piece piece = p.arp() ? p.pieceOf(a) : null;
+                    if (piece != null && piece.entry.free.take(a)) {
+                        p.excludedFree++;
+                    }
+                }
+            }
+        }
+        excluded = next;
+    }
+
+    /**
+     * Allocates an address for the owner. Idempotent: an owner that already holds an address gets it back,
+     * whatever it asks for now (a VIP never changes once set).
+     *
+     * @param owner     {@code namespace/name} of the Service
+     * @param poolOrder the ExternalNetwork's pools in spec order; unknown names are skipped
+     * @param requested the requested address, if the Service asks for one
+     */
+    public synchronized AllocationResult allocate(String owner, List<String> poolOrder, OptionalLong requested) {
+        AllocationRecord held = byOwner.get(owner);
+        if (held != null) {
+            return new AllocationResult.Allocated(held.pool(), held.address());
+        }
+        List<PoolState> order = knownPools(poolOrder);
+        if (requested != null && requested.isPresent()) {
+            return allocateRequested(owner, order, requested.getAsLong());
+        }
+        for (PoolState p : order) {
+            for (EntryState e : p.entries()) {
+                long a = e.free.lowest();
+                if (a >= 0) {
+                    hold(new AllocationRecord(owner, p.name, a));
+                    return new AllocationResult.Allocated(p.name, a);
+                }
+            }
+        }
+        return new AllocationResult.Exhausted(order.stream().map(PoolState::usage).toList());
+    }
+
+    private AllocationResult allocateRequested(String owner, List<PoolState> order, long address) {
+        PoolState home = null;
+        if (address >= 0 && address <= Ipv4.MAX) {
+            for (PoolState p : order) {
+                if (p.pieceOf(address) != null) {
+                    home = p;
+                    break;
+                }
+            }
+        }
+        if (home == null) {
+            return new AllocationResult.RequestedOutsidePools(address, rangesOf(order));
+        }
+        String holder = holderByAddress.get(address);
+        if (holder != null) {
+            return new AllocationResult.RequestedInUse(address, holder);
+        }
+        if (home.arp() && excluded.contains(address)) {
+            return new AllocationResult.RequestedInUse(address, NODE_ADDRESS_HOLDER);
+        }
+        hold(new AllocationRecord(owner, home.name, address));
+        return new AllocationResult.Allocated(home.name, address);
+    }
+
+    /** Frees the owner's address; empty when it held none. */
+    public synchronized Optional<AllocationRecord> release(String owner) {
+        AllocationRecord r = byOwner.remove(owner);
+        if (r == null) {
+            return Optional.empty();
+        }
+        holderByAddress.remove(r.address());
+        for (PoolState p : pools.values()) {
+            Piece piece = p.pieceOf(r.address());
+            if (piece != null) {
+                p.held--;
+                if (p.arp() && excluded.contains(r.address())) {
+                    p.excludedFree++;
+                } else {
+                    piece.entry.free.give(r.address());
+                }
+            }
+        }
+        return Optional.of(r);
+    }
+
+    /**
+     * Takes the records found in ServiceLoadBalancer statuses as held, before anything is allocated. Records are
+     * applied in iteration order (give the oldest first): a record whose address another owner already holds, or
+     * whose owner already holds another address, is refused and reported by {@link #lastRestoreConflicts()}.
+     * Records for unknown pools, edge or excluded addresses are held all the same: they are the record of truth.
+     */
+    public synchronized void restore(Collection<AllocationRecord> records) {
+        List<AllocationConflict> conflicts = new ArrayList<>();
+        if (records != null) {
+            for (AllocationRecord r : records) {
+                if (r == null) {
+                    continue;
+                }
+                AllocationRecord mine = byOwner.get(r.owner());
+                if (mine != null) {
+                    if (!mine.equals(r)) {
+                        conflicts.add(new AllocationConflict(mine, r));
+                    }
+                    continue;
+                }
+                String holder = holderByAddress.get(r.address());
+                if (holder != null) {
+                    conflicts.add(new AllocationConflict(byOwner.get(holder), r));
+                    continue;
+                }
+                hold(r);
+            }
+        }
+        lastConflicts = List.copyOf(conflicts);
+    }
+
+    /** The records the last {@link #restore} call refused, with the record that kept each address or owner. */
+    public synchronized List<AllocationConflict> lastRestoreConflicts() {
+        return lastConflicts;
+    }
+
+    public synchronized Optional<AllocationRecord> allocationOf(String owner) {
+        return Optional.ofNullable(byOwner.get(owner));
+    }
+
+    public synchronized Optional<String> holderOf(long address) {
+        return Optional.ofNullable(holderByAddress.get(address));
+    }
+
+    /** Counts of a known pool; an unknown pool has none. */
+    public synchronized PoolUsage usage(String pool) {
+        PoolState p = pools.get(pool);
+        return p == null ? new PoolUsage(pool, 0, 0) : p.usage();
+    }
+
+    /** Every held address, sorted by owner, for equality checks. */
+    public synchronized List<AllocationRecord> records() {
+        List<AllocationRecord> all = new ArrayList<>(byOwner.values());
+        all.sort(Comparator.comparing(AllocationRecord::owner).thenComparingLong(AllocationRecord::address));
+        return all;
+    }
+
+    /** The usable ranges of the given pools in order, as {@link AllocationResult.RequestedOutsidePools} lists them. */
+    public synchronized List<String> usableRanges(List<String> poolOrder) {
+        return rangesOf(knownPools(poolOrder));
+    }
+
+    private static List<String> rangesOf(List<PoolState> order) {
+        List<String> out = new ArrayList<>();
+        for (PoolState p : order) {
+            for (EntryState e : p.entries()) {
+                out.add(e.entry.usable() + " (" + p.name + ")");
+            }
+        }
+        return out;
+    }
+
+    private List<PoolState> knownPools(List<String> poolOrder) {
+        List<PoolState> out = new ArrayList<>();
+        if (poolOrder != null) {
+            for (String name : poolOrder) {
+                PoolState p = pools.get(name);
+                if (p != null && !out.contains(p)) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
+    }
+
+    private void hold(AllocationRecord r) {
+        byOwner.put(r.owner(), r);
+        holderByAddress.put(r.address(), r.owner());
+        for (PoolState p : pools.values()) {
+            Piece piece = p.pieceOf(r.address());
+            if (piece != null) {
+                if (!piece.entry.free.take(r.address()) && p.arp() && excluded.contains(r.address())) {
+                    p.excludedFree--;
+                }
+                p.held++;
+            }
+        }
+    }
+
+    private void addEntry(PoolState p, PoolEntry entry) {
+        EntryState es = new EntryState(entry);
+        p.entryStates.add(es);
+        p.entries.add(entry);
+        AddressRange usable = entry.usable();
+        // the parts of this entry no earlier entry of the pool covers
+        long cursor = usable.first();
+        Map.Entry<Long, Piece> before = p.pieces.floorEntry(cursor);
+        if (before != null && before.getValue().last >= cursor) {
+            cursor = before.getValue().last + 1;
+        }
+        List<long[]> parts = new ArrayList<>();
+        for (Piece next : p.pieces.subMap(cursor, true, usable.last(), true).values()) {
+            if (next.first > cursor) {
+                parts.add(new long[] {cursor, next.first - 1});
+            }
+            cursor = next.last + 1;
+        }
+        if (cursor <= usable.last()) {
+            parts.add(new long[] {cursor, usable.last()});
+        }
+        for (long[] part : parts) {
+            addPiece(p, es, part[0], part[1]);
+        }
+    }
+
+    private void addPiece(PoolState p, EntryState es, long first, long last) {
+        p.pieces.put(first, new Piece(es, first, last));
+        p.usable += last - first + 1;
+        // free = piece minus held minus (arp) excluded, built in one ordered pass over the blocked addresses
+        Iterator<Long> held = holderByAddress.subMap(first, true, last, true).keySet().iterator();
+        NavigableSet<Long> ex = p.arp() ? excluded.subSet(first, true, last, true) : new TreeSet<>();
+        Iterator<Long> exIt = ex.iterator();
+        long cursor = first;
+        Long h = held.hasNext() ? held.next() : null;
+        Long x = exIt.hasNext() ? exIt.next() : null;
+        while (h != null || x != null) {
+            long blocked;
+            if (x == null || (h != null && h <= x)) {
+                blocked = h;
+                p.held++;
+                if (x != null && x.longValue() == h.longValue()) {
+                    x = exIt.hasNext() ? exIt.next() : null;
+                }
+                h = held.hasNext() ? held.next() : null;
+            } else {
+                blocked = x;
+                p.excludedFree++;
+                x = exIt.hasNext() ? exIt.next() : null;
+            }
+            if (blocked > cursor) {
+                es.free.addRange(cursor, blocked - 1);
+            }
+            cursor = blocked + 1;
+        }
+        if (cursor <= last) {
+            es.free.addRange(cursor, last);
+        }
+    }
+
+    private static boolean isPrefix(List<PoolEntry> prefix, List<PoolEntry> list) {
+        if (prefix.size() > list.size()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.size(); i++) {
+            PoolEntry a = prefix.get(i);
+            PoolEntry b = list.get(i);
+            if (!a.range().equals(b.range()) || a.prefixLength() != b.prefixLength()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final class PoolState {
+        final String name;
+        final String mode;
+        final List<PoolEntry> entries = new ArrayList<>();
+        final List<EntryState> entryStates = new ArrayList<>();
+        /** Disjoint pieces of usable addresses by first address, each owned by one entry. */
+        final TreeMap<Long, Piece> pieces = new TreeMap<>();
+        long usable;
+        long held;
+        long excludedFree;
+
+        PoolState(String name, String mode) {
+            this.name = name;
+            this.mode = mode;
+        }
+
+        boolean arp() {
+            return JuneauConstants.MODE_ARP.equals(mode);
+        }
+
+        List<EntryState> entries() {
+            return entryStates;
+        }
+
+        Piece pieceOf(long address) {
+            Map.Entry<Long, Piece> e = pieces.floorEntry(address);
+            return e != null && e.getValue().last >= address ? e.getValue() : null;
+        }
+
+        PoolUsage usage() {
+            return new PoolUsage(name, usable - excludedFree, held);
+        }
+    }
+
+    private static final class EntryState {
+        final PoolEntry entry;
+        final FreeRanges free = new FreeRanges();
+
+        EntryState(PoolEntry entry) {
+            this.entry = entry;
+        }
+    }
+
+    private static final class Piece {
+        final EntryState entry;
+        final long first;
+        final long last;
+
+        Piece(EntryState entry, long first, long last) {
+            this.entry = entry;
+            this.first = first;
+            this.last = last;
+        }
+    }
+}

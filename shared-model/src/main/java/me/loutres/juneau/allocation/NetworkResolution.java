@@ -1,0 +1,24 @@
+package me.loutres.juneau.allocation;
+
+import java.util.List;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+
+/** Whether a Service's ExternalNetwork can give it an address (SPEC §3.1 step 2). */
+public sealed interface NetworkResolution {
+
+    /** The network and its pools, in {@code spec.addressPools} order, all present and of the network's type. */
+    record Usable(String networkName, String type, List<AddressPool> pools) implements NetworkResolution {
+        public Usable {
+            pools = List.copyOf(pools);
+        }
+
+        /** The pool names in allocation order, as {@link Allocator#allocate} takes them. */
+        public List<String> poolNames() {
+            return pools.stream().map(p -> p.getMetadata().getName()).toList();
+        }
+    }
+
+    /** The configuration cannot work; the message names the object and what to do. */
+    record Unavailable(String message) implements NetworkResolution {
+    }
+}

@@ -1,0 +1,44 @@
+package me.loutres.juneau.status;
+
+import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.NetworkResolution;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.ip.Ipv4;
+
+/** Where a Service stands with its address, as the status shows it. */
+public sealed interface AllocationState {
+
+    /** Holds {@code vip} (dotted) from {@code pool}. */
+    record Allocated(String vip, String pool) implements AllocationState {
+    }
+
+    /** No VIP yet but it may come: reasons {@code PoolExhausted}, {@code RequestedIPInUse}. Phase Pending. */
+    record Pending(String reason, String message) implements AllocationState {
+    }
+
+    /** The configuration cannot work: reasons {@code InvalidConfig}, {@code ExternalNetworkUnavailable}. Phase Error. */
+    record Failed(String reason, String message) implements AllocationState {
+    }
+
+    /** The state an allocator decision means, with the message a person needs. */
+    static AllocationState of(AllocationResult result, String network) {
+        if (result instanceof AllocationResult.Allocated a) {
+            return new Allocated(Ipv4.format(a.address()), a.pool());
+        }
+        if (result instanceof AllocationResult.Exhausted e) {
+            return new Pending(JuneauConstants.REASON_POOL_EXHAUSTED, Messages.exhausted(network, e.pools()));
+        }
+        if (result instanceof AllocationResult.RequestedInUse u) {
+            return new Pending(JuneauConstants.REASON_REQUESTED_IP_IN_USE,
+                    Messages.requestedInUse(Ipv4.format(u.address()), u.holder()));
+        }
+        AllocationResult.RequestedOutsidePools o = (AllocationResult.RequestedOutsidePools) result;
+        return new Failed(JuneauConstants.REASON_INVALID_CONFIG,
+                Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
+    }
+
+    /** {@code Failed(ExternalNetworkUnavailable)} for an unusable network. */
+    static AllocationState of(NetworkResolution.Unavailable unavailable) {
+        return new Failed(JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, unavailable.message());
+    }
+}

@@ -1,0 +1,80 @@
+package me.loutres.juneau.status;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.PoolUsage;
+import me.loutres.juneau.api.JuneauConstants;
+
+/** Human messages for conditions and events: each says what happened and what to do about it. */
+public final class Messages {
+
+    private Messages() {
+    }
+
+    /**
+     * {@code no free address in AddressPools pool-a (254/254 used), pool-b (16/16 used) of ExternalNetwork "public"; ...}
+     */
+    public static String exhausted(String network, List<PoolUsage> pools) {
+        if (pools == null || pools.isEmpty()) {
+            return "no free address: ExternalNetwork \"" + network + "\" has no AddressPool to allocate from; "
+                    + "create the AddressPools it lists";
+        }
+        String list = pools.stream().map(p -> p.pool() + " (" + p.allocated() + "/" + p.total() + " used)")
+                .collect(Collectors.joining(", "));
+        return "no free address in " + (pools.size() == 1 ? "AddressPool " : "AddressPools ") + list
+                + " of ExternalNetwork \"" + network + "\"; append an entry to one of these AddressPools, add another "
+                + "AddressPool to the ExternalNetwork, or delete a Service that no longer needs its VIP "
+                + "(this Service gets the next address freed)";
+    }
+
+    /** The requested address is the VIP of another Service, or (arp) a Node's InternalIP. */
+    public static String requestedInUse(String ip, String holder) {
+        if (Allocator.NODE_ADDRESS_HOLDER.equals(holder)) {
+            return "requested IP " + ip + " is the InternalIP of a Node and cannot be announced by ARP; set annotation "
+                    + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address, or remove it";
+        }
+        return "requested IP " + ip + " is already the VIP of Service " + holder + "; set annotation "
+                + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address or remove it, or delete Service "
+                + holder + " (this Service gets the address as soon as it is released)";
+    }
+
+    /** The requested address is in no usable range of the network (edges of CIDRs shorter than /31 included). */
+    public static String requestedOutside(String ip, String network, List<String> poolRanges) {
+        String ranges = poolRanges == null || poolRanges.isEmpty() ? "none" : String.join(", ", poolRanges);
+        return "requested IP " + ip + " is outside every AddressPool of ExternalNetwork \"" + network
+                + "\" (usable: " + ranges + "; network and broadcast addresses of CIDRs shorter than /31 are never "
+                + "used); set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP
+                + " to an address inside these ranges, or remove it";
+    }
+
+    public static String allocated(String vip, String pool) {
+        return "VIP " + vip + " allocated from AddressPool " + pool;
+    }
+
+    /** Available=True: who announces the VIP. */
+    public static String ready(String vip, List<String> nodes, String arpNode) {
+        if (arpNode != null) {
+            return "VIP " + vip + " is answered by node " + arpNode + " (ARP); " + nodes.size()
+                    + " node(s) have a local ready backend";
+        }
+        return "VIP " + vip + " is announced by " + nodes.size() + " node(s) with a local ready backend: "
+                + String.join(", ", nodes);
+    }
+
+    /** Available=False with a VIP: no node may announce it. */
+    public static String noReadyBackends(String vip, boolean backendsButNoArpNode) {
+        if (backendsButNoArpNode) {
+            return "VIP " + vip + " has nodes with ready backends but no node answers ARP for it; check the "
+                    + "controller's events and its ARPAdvertisement";
+        }
+        return "VIP " + vip + " is not announced: no ready endpoint with a node; check that the Service's selector "
+                + "matches running pods that pass their readiness probes (with externalTrafficPolicy Local only "
+                + "nodes with a local ready backend announce the VIP)";
+    }
+
+    /** Available=False without a VIP. */
+    public static String notAllocated(String allocationMessage) {
+        return "no VIP allocated: " + allocationMessage;
+    }
+}
