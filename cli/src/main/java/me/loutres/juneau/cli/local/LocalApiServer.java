@@ -1,0 +1,156 @@
+package me.loutres.juneau.cli.local;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+
+/**
+ * An embedded Kubernetes API server for one machine: fabric8's mock server in CRUD mode with Juneau's CRDs,
+ * the discovery documents kubectl needs, and the admission webhook called before anything is stored. There is
+ * no real kube-apiserver on these machines; this is the closest honest stand-in (no scheduler, no garbage
+ * collector, no server-side apply).
+ */
+public final class LocalApiServer implements AutoCloseable {
+    private final KubernetesMockServer server;
+    private final LocalApiDispatcher dispatcher;
+    private final Discovery discovery = new Discovery();
+    private final KubernetesClient admin;
+
+    private LocalApiServer(int port) {
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        VersionInfo version = new VersionInfo.Builder().withMajor("1").withMinor("33")
+                .withGitVersion("v1.33.0-juneau-local").withPlatform("linux/amd64").build();
+        dispatcher = new LocalApiDispatcher(new KubernetesMixedDispatcher(expectations), discovery, version);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, dispatcher, false,
+                version);
+        server.init(InetAddress.getLoopbackAddress(), port);
+        admin = client(Identities.ADMIN_TOKEN);
+        for (String ns : List.of("default", "kube-system", "juneau-system")) {
+            admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                    .create();
+        }
+        for (CustomResourceDefinition crd : crds()) {
+            admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        }
+    }
+
+    /** Starts on 127.0.0.1; port 0 picks a free one. */
+    public static LocalApiServer start(int port) {
+        return new LocalApiServer(port);
+    }
+
+    /** Calls this webhook before storing writes to Services and Juneau's kinds; null turns admission off. */
+    public void useWebhook(WebhookCaller webhook) {
+        dispatcher.setGate(webhook == null ? null : new AdmissionGate(
+                new io.fabric8.mockwebserver.http.Dispatcher() {
+                    @Override
+                    public io.fabric8.mockwebserver.http.MockResponse dispatch(
+                            io.fabric8.mockwebserver.http.RecordedRequest request) {
+                        return dispatcher.storage(request);
+                    }
+                }, discovery, webhook));
+    }
+
+    public String url() {
+        return "http://" + server.getHostName() + ":" + server.getPort();
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    /** An admin client (like kubectl with the kubeconfig this server writes). */
+    public KubernetesClient adminClient() {
+        return admin;
+    }
+
+    /** A client authenticated as the identity behind the token (see {@link Identities}). */
+    public KubernetesClient client(String token) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
+                .withNamespace("default").withRequestRetryBackoffLimit(2).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Writes a kubeconfig for kubectl (admin identity), readable by the owner only. */
+    public Path writeKubeconfig(Path file) throws IOException {
+        String yaml = String.join("\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "- name: juneau-local",
+                "  cluster:",
+                "    server: " + url(),
+                "users:",
+                "- name: juneau-admin",
+                "  user:",
+                "    token: " + Identities.ADMIN_TOKEN,
+                "contexts:",
+                "- name: juneau-local",
+                "  context:",
+                "    cluster: juneau-local",
+                "    user: juneau-admin",
+                "    namespace: default",
+                "current-context: juneau-local",
+                "");
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, yaml, StandardCharsets.UTF_8);
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException ignored) {
+            // not a POSIX file system: the token is a local, well-known one anyway
+        }
+        return file;
+    }
+
+    /** The four CRDs, with the status subresource where the kind has a status (so status writes behave). */
+    static List<CustomResourceDefinition> crds() {
+        return List.of(crd(AddressPool.class, true), crd(ExternalNetwork.class, false),
+                crd(ServiceLoadBalancer.class, true), crd(ARPAdvertisement.class, false));
+    }
+
+    private static CustomResourceDefinition crd(Class<? extends CustomResource<?, ?>> type, boolean status) {
+        CustomResourceDefinitionBuilder builder = CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type);
+        CustomResourceDefinition crd = builder.build();
+        if (status) {
+            crd = new CustomResourceDefinitionBuilder(crd).editSpec().editFirstVersion().withNewSubresources()
+                    .withNewStatus().endStatus().endSubresources().endVersion().endSpec().build();
+        }
+        return crd;
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        server.destroy();
+    }
+}
