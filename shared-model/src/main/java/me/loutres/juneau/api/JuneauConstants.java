@@ -43,6 +43,14 @@ public final class JuneauConstants {
 
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
+    /** Names of the installed objects (manifests/, SPEC §6); the certs command and the manifests tests use them. */
+    public static final String SYSTEM_NAMESPACE = "juneau-system";
+    public static final String WEBHOOK_SERVICE_NAME = "juneau-webhook";
+    public static final String WEBHOOK_TLS_SECRET = "juneau-webhook-tls";
+    public static final String WEBHOOK_CA_SECRET = "juneau-webhook-ca";
+    public static final String VALIDATING_WEBHOOK_CONFIGURATION = "juneau-validating-webhooks";
+    public static final String MUTATING_WEBHOOK_CONFIGURATION = "juneau-mutating-webhooks";
+
     /** Phases of a ServiceLoadBalancer (SPEC §1.3). */
     public static final String PHASE_PENDING = "Pending";
     public static final String PHASE_ALLOCATED = "Allocated";
