@@ -1,0 +1,69 @@
+package me.loutres.juneau.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import me.loutres.juneau.view.KubeObjects;
+
+/**
+ * One admission request in the form the rules read: the operation, who asks, and the objects as JSON trees.
+ *
+ * @param operation   CREATE, UPDATE, DELETE or CONNECT
+ * @param username    {@code userInfo.username}, "" when absent
+ * @param subResource e.g. "status", "" for the main resource
+ * @param namespace   the request's namespace ("" for cluster-scoped)
+ * @param name        the request's name (may be "" on CREATE with generateName)
+ * @param object      the new object (null on DELETE)
+ * @param oldObject   the existing object (UPDATE, DELETE), null otherwise
+ */
+record Review(String operation, String username, String subResource, String namespace, String name,
+              JsonNode object, JsonNode oldObject) {
+    static final String CREATE = "CREATE";
+    static final String UPDATE = "UPDATE";
+    static final String DELETE = "DELETE";
+
+    static Review of(AdmissionRequest request) {
+        String user = request.getUserInfo() == null || request.getUserInfo().getUsername() == null ? ""
+                : request.getUserInfo().getUsername();
+        return new Review(nonNull(request.getOperation()), user, nonNull(request.getSubResource()),
+                nonNull(request.getNamespace()), nonNull(request.getName()),
+                KubeObjects.tree(request.getObject()), KubeObjects.tree(request.getOldObject()));
+    }
+
+    private static String nonNull(String s) {
+        return s == null ? "" : s;
+    }
+
+    boolean isCreate() {
+        return CREATE.equals(operation);
+    }
+
+    boolean isUpdate() {
+        return UPDATE.equals(operation);
+    }
+
+    boolean isDelete() {
+        return DELETE.equals(operation);
+    }
+
+    /** The object the request is about: the new one, or the existing one on DELETE. */
+    JsonNode reviewed() {
+        return object != null ? object : oldObject;
+    }
+
+    /** Cross-object checks are skipped for an object being deleted, so its finalizers can always be removed. */
+    boolean beingDeleted() {
+        return KubeObjects.beingDeleted(reviewed());
+    }
+
+    /** The reviewed object's name, falling back to the request's. */
+    String objectName() {
+        String n = reviewed() == null ? "" : reviewed().path("metadata").path("name").asText("");
+        return n.isEmpty() ? name : n;
+    }
+
+    /** The reviewed object's namespace, falling back to the request's. */
+    String objectNamespace() {
+        String n = reviewed() == null ? "" : reviewed().path("metadata").path("namespace").asText("");
+        return n.isEmpty() ? namespace : n;
+    }
+}
