@@ -24,8 +24,9 @@ public record PoolEntry(String text, AddressRange range, int prefixLength) {
      * @throws InvalidAddressException quoting the entry and saying what is accepted for that mode
      */
     public static PoolEntry parse(String advertiseMode, String text) {
-        if (text == null) {
-            throw new InvalidAddressException("an entry is empty; " + acceptedFor(advertiseMode));
+        if (text == null || text.isBlank()) {
+            throw new InvalidAddressException("an entry is empty (\"" + (text == null ? "" : text) + "\"); "
+                    + acceptedFor(advertiseMode));
         }
         String mode = advertiseMode == null ? "" : advertiseMode.toLowerCase(Locale.ROOT);
         switch (mode) {
@@ -40,7 +41,7 @@ public record PoolEntry(String text, AddressRange range, int prefixLength) {
     }
 
     public static String acceptedFor(String advertiseMode) {
-        return "arp".equals(advertiseMode) ? RANGE_ACCEPTED : CIDR_ACCEPTED;
+        return "arp".equalsIgnoreCase(advertiseMode) ? RANGE_ACCEPTED : CIDR_ACCEPTED;
     }
 
     private static PoolEntry parseCidr(String text) {
