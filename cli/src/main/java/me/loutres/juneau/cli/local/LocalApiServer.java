@@ -43,6 +43,15 @@ public final class LocalApiServer implements AutoCloseable {
     private final Discovery discovery = new Discovery();
     private final KubernetesClient admin;
 
+    /** The mock server logs every request at INFO through java.util.logging; keep only its warnings. */
+    private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.WARNING);
+        return logger;
+    }
+
     private LocalApiServer(int port) {
         Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
         VersionInfo version = new VersionInfo.Builder().withMajor("1").withMinor("33")

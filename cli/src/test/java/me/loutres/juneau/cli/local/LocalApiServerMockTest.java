@@ -1,0 +1,251 @@
+package me.loutres.juneau.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.APIGroupList;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class LocalApiServerMockTest {
+    private LocalApiServer server;
+    private KubernetesClient admin;
+    private final List<String> calls = new CopyOnWriteArrayList<>();
+    private final List<AdmissionRequest> requests = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() {
+        server = LocalApiServer.start(0);
+        admin = server.adminClient();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    /** A webhook that records calls and answers with the given function. */
+    private void webhook(Function<AdmissionRequest, AdmissionResponse> answer) {
+        server.useWebhook((path, review) -> {
+            calls.add(path);
+            requests.add(review.getRequest());
+            AdmissionResponse response = answer.apply(review.getRequest());
+            response.setUid(review.getRequest().getUid());
+            AdmissionReview out = new AdmissionReview();
+            out.setApiVersion("admission.k8s.io/v1");
+            out.setKind("AdmissionReview");
+            out.setResponse(response);
+            return out;
+        });
+    }
+
+    private static AdmissionResponse allow() {
+        AdmissionResponse r = new AdmissionResponse();
+        r.setAllowed(true);
+        return r;
+    }
+
+    private static AdmissionResponse deny(String message) {
+        AdmissionResponse r = new AdmissionResponse();
+        r.setAllowed(false);
+        r.setStatus(new StatusBuilder().withCode(403).withReason("Forbidden").withMessage(message).build());
+        return r;
+    }
+
+    private static Service service(String name, boolean managed) {
+        return new ServiceBuilder().withNewMetadata().withName(name).withNamespace("default")
+                .addToAnnotations(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "public").endMetadata()
+                .withNewSpec().withType("LoadBalancer")
+                .withLoadBalancerClass(managed ? JuneauConstants.LOAD_BALANCER_CLASS : "other.example/lb")
+                .withExternalTrafficPolicy("Cluster").addNewPort().withPort(80).withProtocol("TCP").endPort()
+                .endSpec().build();
+    }
+
+    private JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(server.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return new ObjectMapper().readTree(r.body());
+    }
+
+    @Test
+    void servesTheDiscoveryDocumentsKubectlReads() throws Exception {
+        assertThat(get("/api").path("versions").toString()).contains("v1");
+        APIGroupList groups = Serialization.unmarshal(get("/apis").toString(), APIGroupList.class);
+        assertThat(groups.getGroups()).extracting(g -> g.getName())
+                .contains("discovery.k8s.io", "coordination.k8s.io", JuneauConstants.GROUP);
+        APIResourceList ours = Serialization.unmarshal(get("/apis/juneau.loutres.me/v1alpha1").toString(),
+                APIResourceList.class);
+        assertThat(ours.getResources()).anySatisfy(r -> {
+            assertThat(r.getName()).isEqualTo("serviceloadbalancers");
+            assertThat(r.getShortNames()).containsExactly("slb");
+            assertThat(r.getSingularName()).isEqualTo("serviceloadbalancer");
+            assertThat(r.getNamespaced()).isTrue();
+        });
+        assertThat(ours.getResources()).extracting(r -> r.getName())
+                .contains("addresspools", "addresspools/status", "externalnetworks", "serviceloadbalancers/status",
+                        "arpadvertisements");
+        assertThat(get("/apis/discovery.k8s.io/v1").path("resources").toString()).contains("endpointslices");
+        assertThat(get("/apis/coordination.k8s.io/v1").path("resources").toString()).contains("leases");
+        assertThat(get("/api/v1").path("resources").toString()).contains("\"services\"", "\"nodes\"");
+        assertThat(get("/version").path("gitVersion").asText()).startsWith("v1.");
+    }
+
+    @Test
+    void aDeniedWriteIsAForbiddenStatusAndNothingIsStored() {
+        webhook(req -> req.getOperation().equals("CREATE") && calls.get(calls.size() - 1).startsWith("/validate")
+                ? deny("metadata.name: no thanks") : allow());
+        assertThatThrownBy(() -> admin.services().inNamespace("default").resource(service("web", true)).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(403);
+                    assertThat(e.getStatus().getReason()).isEqualTo("Forbidden");
+                    assertThat(e.getStatus().getMessage()).isEqualTo(
+                            "admission webhook \"services.validate.juneau.loutres.me\" denied the request: metadata.name: no thanks");
+                });
+        assertThat(admin.services().inNamespace("default").withName("web").get()).isNull();
+        assertThat(calls).containsExactly("/mutate/services", "/validate/services");
+    }
+
+    @Test
+    void aMutationPatchIsAppliedBeforeStoring() {
+        String patch = "[{\"op\":\"replace\",\"path\":\"/spec/externalTrafficPolicy\",\"value\":\"Local\"}]";
+        webhook(req -> {
+            AdmissionResponse r = allow();
+            if (calls.get(calls.size() - 1).startsWith("/mutate")) {
+                r.setPatchType("JSONPatch");
+                r.setPatch(Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+            }
+            return r;
+        });
+        admin.services().inNamespace("default").resource(service("web", true)).create();
+        assertThat(admin.services().inNamespace("default").withName("web").get().getSpec().getExternalTrafficPolicy())
+                .isEqualTo("Local");
+        // the validating webhook sees the mutated object, as on a real API server
+        assertThat(requests.get(1).getObject().toString()).contains("Local");
+    }
+
+    @Test
+    void unmanagedServicesNeverReachTheWebhook() {
+        webhook(req -> deny("should not be called"));
+        admin.services().inNamespace("default").resource(service("other", false)).create();
+        assertThat(calls).isEmpty();
+        assertThat(admin.services().inNamespace("default").withName("other").get()).isNotNull();
+    }
+
+    @Test
+    void dryRunIsAdmittedButNotStored() {
+        webhook(req -> allow());
+        Service dry = admin.services().inNamespace("default").resource(service("dry", true)).dryRun().create();
+        assertThat(dry.getMetadata().getName()).isEqualTo("dry");
+        assertThat(requests).allSatisfy(r -> assertThat(r.getDryRun()).isTrue());
+        assertThat(admin.services().inNamespace("default").withName("dry").get()).isNull();
+    }
+
+    @Test
+    void theBearerTokenDecidesTheUserTheWebhookSees() {
+        webhook(req -> allow());
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("web")
+                .withNamespace("default").build());
+        slb.setSpec(new ServiceLoadBalancerSpec("web", "public", null));
+        try (KubernetesClient controller = server.client(Identities.CONTROLLER_TOKEN)) {
+            controller.resources(ServiceLoadBalancer.class).inNamespace("default").resource(slb).create();
+        }
+        admin.resources(ServiceLoadBalancer.class).inNamespace("default").withName("web")
+                .edit(s -> {
+                    s.getMetadata().setLabels(Map.of("edited", "by-hand"));
+                    return s;
+                });
+        assertThat(requests).extracting(r -> r.getUserInfo().getUsername())
+                .containsExactly(JuneauConstants.DEFAULT_CONTROLLER_USERNAME, Identities.ADMIN_USERNAME);
+        assertThat(requests.get(1).getOperation()).isEqualTo("UPDATE");
+        assertThat(requests.get(1).getOldObject()).isNotNull();
+        assertThat(calls).containsOnly("/validate/serviceloadbalancers");
+    }
+
+    @Test
+    void aMergePatchIsReviewedAsTheObjectItWouldProduce() {
+        webhook(req -> allow());
+        admin.services().inNamespace("default").resource(service("web", true)).create();
+        requests.clear();
+        admin.services().inNamespace("default").withName("web")
+                .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"juneau.loutres.me/load-balancer-requested-ip\":\"192.0.2.7\"}}}");
+        assertThat(requests).hasSize(2);
+        assertThat(requests.get(1).getObject().toString()).contains("192.0.2.7");
+        assertThat(requests.get(1).getOldObject().toString()).doesNotContain("192.0.2.7");
+    }
+
+    @Test
+    void deletesAreReviewedWithTheStoredObjectAndDeniedDeletesKeepIt() {
+        webhook(req -> req.getOperation().equals("DELETE") ? deny("ExternalNetwork public is in use") : allow());
+        admin.resources(me.loutres.juneau.api.v1alpha1.ExternalNetwork.class).resource(network()).create();
+        assertThatThrownBy(() -> admin.resources(me.loutres.juneau.api.v1alpha1.ExternalNetwork.class)
+                .withName("public").delete()).isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("denied the request: ExternalNetwork public is in use");
+        assertThat(admin.resources(me.loutres.juneau.api.v1alpha1.ExternalNetwork.class).withName("public").get())
+                .isNotNull();
+        assertThat(requests.get(requests.size() - 1).getOldObject()).isNotNull();
+        assertThat(requests.get(requests.size() - 1).getObject()).isNull();
+    }
+
+    @Test
+    void anUnreachableWebhookFailsTheWriteLikeFailurePolicyFail() {
+        server.useWebhook((path, review) -> {
+            throw new IOException("connection refused");
+        });
+        assertThatThrownBy(() -> admin.services().inNamespace("default").resource(service("web", true)).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(500);
+                    assertThat(e.getStatus().getMessage()).contains("failed calling webhook",
+                            "services.mutate.juneau.loutres.me", "connection refused");
+                });
+        assertThat(admin.services().inNamespace("default").withName("web").get()).isNull();
+    }
+
+    @Test
+    void writesKubeconfigReadableOnlyByItsOwner() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempDirectory("juneau").resolve("kubeconfig");
+        server.writeKubeconfig(file);
+        String text = java.nio.file.Files.readString(file);
+        assertThat(text).contains("server: " + server.url(), "token: " + Identities.ADMIN_TOKEN);
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    }
+
+    private static me.loutres.juneau.api.v1alpha1.ExternalNetwork network() {
+        var n = new me.loutres.juneau.api.v1alpha1.ExternalNetwork();
+        n.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("public").build());
+        n.setSpec(new me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec("arp", List.of("pool-a")));
+        return n;
+    }
+}
