@@ -305,6 +305,9 @@ public final class Allocator {
             cursor = before.getValue().last + 1;
         }
         List<long[]> parts = new ArrayList<>();
+        if (cursor > usable.last()) {
+            return; // earlier entries cover all of it
+        }
         for (Piece next : p.pieces.subMap(cursor, true, usable.last(), true).values()) {
             if (next.first > cursor) {
                 parts.add(new long[] {cursor, next.first - 1});
