@@ -74,6 +74,13 @@ public final class JuneauConstants {
     public static final String EVENT_IP_ALLOCATED = "IPAllocated";
     public static final String EVENT_ALLOCATION_FAILED = "AllocationFailed";
     public static final String EVENT_ANNOUNCING_NODE_CHANGED = "AnnouncingNodeChanged";
+    /** Warning: a Service port's named targetPort is not found in its EndpointSlices (SPEC §3.3). */
+    public static final String EVENT_TARGET_PORT_NOT_FOUND = "TargetPortNotFound";
+    /**
+     * Warning and {@code Available} condition reason: the ARPAdvertisement name of a Service is taken by another
+     * Service's advertisement ({@code a-b}/{@code c} vs {@code a}/{@code b-c}, SPEC §1.4); never overwritten.
+     */
+    public static final String REASON_ARP_ADVERTISEMENT_CONFLICT = "ARPAdvertisementNameConflict";
 
     private JuneauConstants() {
     }
