@@ -1,0 +1,100 @@
+package me.loutres.juneau.webhook;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import me.loutres.juneau.admission.AdmissionSettings;
+import me.loutres.juneau.webhook.http.AdmissionServlet;
+import me.loutres.juneau.webhook.http.WebhookWebApp;
+import me.loutres.juneau.webhook.view.ClusterViewSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the webapp. Declared in the WAR's {@code web.xml}, it builds the rules and the cluster view from context
+ * init parameters, falling back to environment variables ({@code juneau.webhook.cluster-state} /
+ * {@code JUNEAU_WEBHOOK_CLUSTER_STATE}, {@code juneau.webhook.kubeconfig}, {@code juneau.webhook.controller-usernames},
+ * {@code juneau.webhook.reserved-cidrs}; lists comma-separated; without a state file or kubeconfig it uses the
+ * in-cluster service account). The embedded launcher hands it a runtime it built itself, so both serve the same webapp.
+ */
+public final class WebhookContextListener implements ServletContextListener {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookContextListener.class);
+    public static final String RUNTIME_ATTRIBUTE = WebhookRuntime.class.getName();
+    public static final String CLUSTER_STATE = "juneau.webhook.cluster-state";
+    public static final String KUBECONFIG = "juneau.webhook.kubeconfig";
+    public static final String CONTROLLER_USERNAMES = "juneau.webhook.controller-usernames";
+    public static final String RESERVED_CIDRS = "juneau.webhook.reserved-cidrs";
+
+    private final WebhookRuntime given;
+    private WebhookRuntime built;
+
+    /** For a container deploying the WAR. */
+    public WebhookContextListener() {
+        this(null);
+    }
+
+    /** For the embedded launcher, which owns (and closes) the runtime. */
+    public WebhookContextListener(WebhookRuntime runtime) {
+        this.given = runtime;
+    }
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        WebhookRuntime runtime = given;
+        if (runtime == null) {
+            try {
+                built = fromParameters(name -> parameter(context, name));
+            } catch (Exception e) {
+                // the container reports a failed deployment; the message is the one line an operator needs
+                LOG.error("the Juneau webhook cannot start: {}", e.getMessage());
+                throw new IllegalStateException("the Juneau webhook cannot start: " + e.getMessage(), null);
+            }
+            runtime = built;
+        }
+        context.setAttribute(RUNTIME_ATTRIBUTE, runtime);
+        WebhookWebApp.register(context, runtime);
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (built != null) {
+            built.close();
+            built = null;
+        }
+    }
+
+    /** The runtime described by named parameters; {@code lookup} answers null for an absent one. */
+    public static WebhookRuntime fromParameters(UnaryOperator<String> lookup) throws Exception {
+        String state = lookup.apply(CLUSTER_STATE);
+        String kubeconfig = lookup.apply(KUBECONFIG);
+        if (state != null && kubeconfig != null) {
+            throw new IllegalArgumentException(CLUSTER_STATE + " and " + KUBECONFIG + " are both set; set one");
+        }
+        ClusterViewSource source = state != null ? new ClusterViewSource.StateFile(Path.of(state))
+                : kubeconfig != null ? new ClusterViewSource.Kubeconfig(Path.of(kubeconfig))
+                : new ClusterViewSource.InCluster();
+        Set<String> users = new LinkedHashSet<>(list(lookup.apply(CONTROLLER_USERNAMES)));
+        AdmissionSettings settings = new AdmissionSettings(users, list(lookup.apply(RESERVED_CIDRS)));
+        return WebhookRuntimes.create(settings, source, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    private static String parameter(ServletContext context, String name) {
+        String value = context.getInitParameter(name);
+        if (value == null || value.isBlank()) {
+            value = System.getenv(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+        }
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    private static List<String> list(String csv) {
+        return csv == null ? List.of() : Arrays.stream(csv.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+}

@@ -1,0 +1,85 @@
+package me.loutres.juneau.webhook;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import me.loutres.juneau.admission.Endpoint;
+import me.loutres.juneau.webhook.http.AdmissionCodec;
+import me.loutres.juneau.webhook.http.AdmissionServlet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything the webapp serves from, built once: the reviewer (rules + cluster view), the endpoints, metrics,
+ * readiness checks, and what must be closed when the webapp stops (informers, client).
+ */
+public final class WebhookRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookRuntime.class);
+
+    private final Reviewer reviewer;
+    private final Map<String, String> webhookByPath;
+    private final WebhookMetrics metrics = new WebhookMetrics();
+    private final Readiness readiness = new Readiness();
+    private final AdmissionCodec codec = new AdmissionCodec();
+    private final int maxBodyBytes;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    public WebhookRuntime(Reviewer reviewer, List<Endpoint> endpoints, int maxBodyBytes) {
+        this.reviewer = Objects.requireNonNull(reviewer, "reviewer");
+        Map<String, String> byPath = new LinkedHashMap<>();
+        for (Endpoint e : endpoints) {
+            byPath.put(e.path(), e.webhookName());
+        }
+        this.webhookByPath = byPath;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public WebhookRuntime(Reviewer reviewer, List<Endpoint> endpoints) {
+        this(reviewer, endpoints, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    public Reviewer reviewer() {
+        return reviewer;
+    }
+
+    /** Path -> webhook name, in the engine's order. */
+    public Map<String, String> webhookByPath() {
+        return webhookByPath;
+    }
+
+    public WebhookMetrics metrics() {
+        return metrics;
+    }
+
+    public Readiness readiness() {
+        return readiness;
+    }
+
+    public AdmissionCodec codec() {
+        return codec;
+    }
+
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** Closed, last registered first, when the runtime closes. */
+    public WebhookRuntime closeOnStop(AutoCloseable closeable) {
+        closeables.add(closeable);
+        return this;
+    }
+
+    @Override
+    public void close() {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed: {}", closeables.get(i).getClass().getSimpleName(), e.toString());
+            }
+        }
+        closeables.clear();
+    }
+}

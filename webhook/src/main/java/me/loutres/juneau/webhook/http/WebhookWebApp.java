@@ -1,0 +1,25 @@
+package me.loutres.juneau.webhook.http;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import me.loutres.juneau.webhook.WebhookRuntime;
+
+/**
+ * The one webapp layout, whoever hosts it (any Servlet 6 container through the WAR's listener, or the embedded Jetty
+ * launcher): the admission servlet on the engine's paths and the probe servlet on the operations paths.
+ */
+public final class WebhookWebApp {
+    private WebhookWebApp() {
+    }
+
+    public static void register(ServletContext context, WebhookRuntime runtime) {
+        ServletRegistration.Dynamic admission = context.addServlet("admission", new AdmissionServlet(
+                runtime.reviewer(), runtime.codec(), runtime.webhookByPath(), runtime.metrics(), runtime.maxBodyBytes()));
+        admission.addMapping(runtime.webhookByPath().keySet().toArray(String[]::new));
+        admission.setLoadOnStartup(1);
+        ServletRegistration.Dynamic probes = context.addServlet("probes",
+                new ProbeServlet(runtime.readiness(), runtime.metrics()));
+        probes.addMapping(ProbeServlet.HEALTHZ, ProbeServlet.READYZ, ProbeServlet.METRICS);
+        probes.setLoadOnStartup(1);
+    }
+}

@@ -1,0 +1,143 @@
+package me.loutres.juneau.webhook.server;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import me.loutres.juneau.tls.InvalidTlsMaterialException;
+import me.loutres.juneau.webhook.WebhookContextListener;
+import me.loutres.juneau.webhook.WebhookRuntime;
+import me.loutres.juneau.webhook.WebhookRuntimes;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded launcher: the same webapp as the WAR ({@link WebhookContextListener}) in Jetty 12 over HTTPS, with the
+ * certificate reloaded from its PEM files and a graceful stop (stop accepting, let in-flight requests finish).
+ * Programmatic use: {@code int port = server.start(config); ... server.stop();}.
+ */
+public final class WebhookServer {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+    public static final String TLS_LOADED = "TLS material loaded";
+
+    private Server jetty;
+    private ServerConnector connector;
+    private TlsReloader reloader;
+    private WebhookRuntime runtime;
+
+    /**
+     * Starts serving and returns the bound port.
+     *
+     * @throws WebhookStartException with a one-line reason (unreadable or mismatched TLS files, bad cluster state,
+     *                               port in use)
+     */
+    public synchronized int start(WebhookConfig config) throws WebhookStartException {
+        if (jetty != null) {
+            throw new IllegalStateException("the webhook server is already started");
+        }
+        char[] password = randomPassword();
+        TlsReloader.Loaded tls;
+        try {
+            tls = TlsReloader.load(config.certFile(), config.keyFile(), password);
+        } catch (InvalidTlsMaterialException e) {
+            throw new WebhookStartException(e.getMessage());
+        }
+        try {
+            runtime = WebhookRuntimes.create(config.settings(), config.viewSource(), config.maxBodyBytes());
+        } catch (IOException | RuntimeException e) {
+            throw new WebhookStartException(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        SslContextFactory.Server ssl = HttpsConnectors.sslContextFactory(tls.keyStore(), password);
+        reloader = new TlsReloader(config.certFile(), config.keyFile(), password, ssl, tls);
+        runtime.readiness().require(TLS_LOADED, () -> reloader != null && reloader.current() != null);
+
+        QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+        threads.setName("webhook");
+        jetty = new Server(threads);
+        jetty.setErrorHandler(HttpsConnectors.quietServerErrorHandler());
+        connector = HttpsConnectors.create(jetty, ssl, config.bindAddress(), config.port());
+        jetty.addConnector(connector);
+
+        ServletContextHandler context = new ServletContextHandler("/", ServletContextHandler.NO_SESSIONS);
+        context.setErrorHandler(HttpsConnectors.quietErrorHandler());
+        context.addEventListener(new WebhookContextListener(runtime));
+        jetty.setHandler(new GracefulHandler(context));
+        jetty.setStopTimeout(config.shutdownGrace().toMillis());
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            String reason = e instanceof IOException && e.getMessage() != null
+                    ? "cannot listen on " + config.bindAddress() + ":" + config.port() + " (" + e.getMessage() + ")"
+                    : "the HTTPS server did not start (" + e + ")";
+            stopQuietly();
+            throw new WebhookStartException(reason);
+        }
+        reloader.start(config.reloadInterval());
+        LOG.info("webhook serving HTTPS on {}:{} ({})", config.bindAddress(), connector.getLocalPort(),
+                tls.describe());
+        return connector.getLocalPort();
+    }
+
+    /** The bound port, or -1 when not started. */
+    public synchronized int port() {
+        return connector == null ? -1 : connector.getLocalPort();
+    }
+
+    /** The runtime being served (metrics, readiness), or null when not started. */
+    public synchronized WebhookRuntime runtime() {
+        return runtime;
+    }
+
+    /** The certificate reloader, for an immediate check instead of waiting for the next poll (tests, tooling). */
+    public synchronized TlsReloader tlsReloader() {
+        return reloader;
+    }
+
+    /** Stops accepting connections, waits up to the grace period for in-flight requests, then releases everything. */
+    public synchronized void stop() {
+        if (jetty == null) {
+            return;
+        }
+        stopQuietly();
+        LOG.info("webhook stopped");
+    }
+
+    private void stopQuietly() {
+        if (reloader != null) {
+            reloader.close();
+        }
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTPS server: {}", e.toString());
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+        jetty = null;
+        connector = null;
+        reloader = null;
+        runtime = null;
+    }
+
+    private static char[] randomPassword() {
+        // the key store lives in memory only; the password just satisfies the KeyStore API
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes).toCharArray();
+    }
+
+    /** The server could not start; the message is one line meant for the operator. */
+    public static final class WebhookStartException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public WebhookStartException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

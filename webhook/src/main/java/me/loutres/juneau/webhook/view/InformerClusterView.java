@@ -1,0 +1,128 @@
+package me.loutres.juneau.webhook.view;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.view.ClusterView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster view of a webhook running in a cluster: one shared informer per kind the rules read, answering from its
+ * cache (no API call per admission request). Not ready until every informer has listed once.
+ */
+public final class InformerClusterView implements ClusterView, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InformerClusterView.class);
+
+    /** One RBAC permission the informers need; {@link #REQUIRED_ACCESS} is what the webhook's ClusterRole grants. */
+    public record Access(String apiGroup, String resource, List<String> verbs) {
+    }
+
+    /** Informers list then watch; nothing else is read and nothing is written. */
+    public static final List<Access> REQUIRED_ACCESS = List.of(
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ADDRESS_POOLS, List.of("list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_EXTERNAL_NETWORKS, List.of("list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, List.of("list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, List.of("list", "watch")),
+            new Access("", "nodes", List.of("list", "watch")));
+
+    private final SharedIndexInformer<AddressPool> pools;
+    private final SharedIndexInformer<ExternalNetwork> networks;
+    private final SharedIndexInformer<ServiceLoadBalancer> slbs;
+    private final SharedIndexInformer<ARPAdvertisement> arps;
+    private final SharedIndexInformer<Node> nodes;
+
+    private InformerClusterView(KubernetesClient client) {
+        pools = client.resources(AddressPool.class).runnableInformer(0);
+        networks = client.resources(ExternalNetwork.class).runnableInformer(0);
+        slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
+        arps = client.resources(ARPAdvertisement.class).runnableInformer(0);
+        nodes = client.nodes().runnableInformer(0);
+    }
+
+    /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
+    public static InformerClusterView start(KubernetesClient client) {
+        InformerClusterView view = new InformerClusterView(client);
+        for (SharedIndexInformer<?> informer : view.informers()) {
+            informer.start().whenComplete((ignored, failure) -> {
+                if (failure != null) {
+                    LOG.warn("cluster view: the first list of {} failed ({}); retrying, /readyz stays false until it succeeds",
+                            informer.getApiTypeClass().getSimpleName(), failure.getMessage());
+                }
+            });
+        }
+        return view;
+    }
+
+    private List<SharedIndexInformer<?>> informers() {
+        return List.of(pools, networks, slbs, arps, nodes);
+    }
+
+    /** True once every informer has completed its first list. */
+    public boolean synced() {
+        return informers().stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    @Override
+    public Optional<AddressPool> addressPool(String name) {
+        return byKey(pools, name);
+    }
+
+    @Override
+    public Collection<AddressPool> addressPools() {
+        return pools.getStore().list();
+    }
+
+    @Override
+    public Optional<ExternalNetwork> externalNetwork(String name) {
+        return byKey(networks, name);
+    }
+
+    @Override
+    public Collection<ExternalNetwork> externalNetworks() {
+        return networks.getStore().list();
+    }
+
+    @Override
+    public Optional<ServiceLoadBalancer> serviceLoadBalancer(String namespace, String name) {
+        return namespace == null || name == null ? Optional.empty() : byKey(slbs, namespace + "/" + name);
+    }
+
+    @Override
+    public Collection<ServiceLoadBalancer> serviceLoadBalancers() {
+        return slbs.getStore().list();
+    }
+
+    @Override
+    public Collection<ARPAdvertisement> arpAdvertisements() {
+        return arps.getStore().list();
+    }
+
+    @Override
+    public Optional<Node> node(String name) {
+        return byKey(nodes, name);
+    }
+
+    @Override
+    public Collection<Node> nodes() {
+        return nodes.getStore().list();
+    }
+
+    private static <T extends HasMetadata> Optional<T> byKey(SharedIndexInformer<T> informer, String key) {
+        return key == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(key));
+    }
+
+    @Override
+    public void close() {
+        informers().forEach(SharedIndexInformer::stop);
+    }
+}
