@@ -99,12 +99,7 @@ public final class CertificateIssuer {
         checkLifetime("serving certificate lifetime", lifetime);
         Set<String> dnsNames = new LinkedHashSet<>(serviceDnsNames(service, namespace));
         for (String d : extraDnsNames == null ? List.<String>of() : extraDnsNames) {
-            String name = d == null ? "" : d.trim().toLowerCase(java.util.Locale.ROOT);
-            if (name.length() > 253 || !DNS_NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("extra DNS name '" + d + "' is not a valid DNS name"
-                        + " (lower-case labels of letters, digits and '-', separated by '.', optional leading '*.')");
-            }
-            dnsNames.add(name);
+            dnsNames.add(dnsName(d));
         }
         List<GeneralName> sans = new ArrayList<>();
         dnsNames.forEach(n -> sans.add(new GeneralName(GeneralName.dNSName, n)));
@@ -171,27 +166,32 @@ public final class CertificateIssuer {
         }
     }
 
-    private static String ipLiteral(String ip) {
+    /**
+     * Validates an IP literal and returns its canonical text. Only literals are accepted: InetAddress would
+     * otherwise resolve a host name over the network.
+     */
+    static String ipLiteral(String ip) {
         String t = ip == null ? "" : ip.trim();
-        // only literals: InetAddress would otherwise resolve a host name over the network
         boolean v4 = t.matches("\\d{1,3}(\\.\\d{1,3}){3}");
         boolean v6 = t.contains(":") && t.matches("[0-9a-fA-F:.]+");
-        if (v4 || v6) {
+        if (v4 && java.util.Arrays.stream(t.split("\\.")).allMatch(p -> Integer.parseInt(p) <= 255) || v6) {
             try {
-                InetAddress.getByName(t);
-                if (v4) {
-                    for (String part : t.split("\\.")) {
-                        if (Integer.parseInt(part) > 255) {
-                            throw new UnknownHostException(t);
-                        }
-                    }
-                }
-                return t;
-            } catch (UnknownHostException | NumberFormatException e) {
+                return InetAddress.getByName(t).getHostAddress();
+            } catch (UnknownHostException e) {
                 // fall through to the message below
             }
         }
         throw new IllegalArgumentException("extra IP '" + ip + "' is not an IPv4 or IPv6 literal (e.g. 10.0.0.5)");
+    }
+
+    /** Validates an extra DNS name and returns it lower-cased. */
+    static String dnsName(String d) {
+        String name = d == null ? "" : d.trim().toLowerCase(java.util.Locale.ROOT);
+        if (name.length() > 253 || !DNS_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("extra DNS name '" + d + "' is not a valid DNS name"
+                    + " (lower-case labels of letters, digits and '-', separated by '.', optional leading '*.')");
+        }
+        return name;
     }
 
     private static String escape(String cn) {

@@ -12,9 +12,9 @@ import picocli.CommandLine.Command;
                 Juneau.Up.class,
                 Juneau.Validate.class,
                 Juneau.Plan.class,
-                Juneau.Webhook.class,
+                me.loutres.juneau.webhook.server.WebhookCommand.class,
                 Juneau.Controller.class,
-                Juneau.Certs.class,
+                me.loutres.juneau.certs.CertsCommand.class,
         })
 public final class Juneau implements Callable<Integer> {
     /** Exit code of a command that cannot run (bad usage, unreadable input, not built yet). */
@@ -81,24 +81,10 @@ public final class Juneau implements Callable<Integer> {
         }
     }
 
-    @Command(name = "webhook", description = "Run the admission webhook (HTTPS).")
-    static final class Webhook extends NotYetAvailable {
-        String what() {
-            return "webhook";
-        }
-    }
-
     @Command(name = "controller", description = "Run the controller.")
     static final class Controller extends NotYetAvailable {
         String what() {
             return "controller";
-        }
-    }
-
-    @Command(name = "certs", description = "Generate TLS material and inject the CA bundle.")
-    static final class Certs extends NotYetAvailable {
-        String what() {
-            return "certs";
         }
     }
 }
