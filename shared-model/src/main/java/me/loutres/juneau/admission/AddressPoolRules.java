@@ -1,8 +1,27 @@
 package me.loutres.juneau.admission;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.KubeObjects;
 
+/** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules implements KindRules {
+    private static final String MODES = "accepted: bgp (entries are CIDRs) or arp (entries are start-end ranges)";
+
     private final AdmissionSettings settings;
 
     AddressPoolRules(AdmissionSettings settings) {
@@ -11,6 +30,186 @@ final class AddressPoolRules implements KindRules {
 
     @Override
     public Verdict review(Review review, ClusterView view) {
-        return Verdict.allow(); // first cut: the rules land in the next commits
+        if (review.isDelete()) {
+            return reviewDelete(review, view);
+        }
+        Verdict verdict = Verdict.allow();
+        if (!(review.isCreate() || review.isUpdate())) {
+            return verdict;
+        }
+        AddressPool pool = KubeObjects.read(review.object(), AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
+        AddressPool old = review.isUpdate() && review.oldObject() != null
+                ? KubeObjects.read(review.oldObject(), AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL) : null;
+        if (pool.getSpec() == null) {
+            verdict.problem("spec: missing; an AddressPool needs spec.advertiseMode and spec.addresses");
+            return verdict;
+        }
+        String mode = pool.getSpec().getAdvertiseMode();
+        boolean modeOk = JuneauConstants.MODE_BGP.equals(mode) || JuneauConstants.MODE_ARP.equals(mode);
+        if (!modeOk) {
+            verdict.problem("spec.advertiseMode: " + (mode == null ? "missing" : Texts.quote(mode) + " is not supported") + "; " + MODES);
+        }
+        String oldMode = old == null || old.getSpec() == null ? null : old.getSpec().getAdvertiseMode();
+        if (old != null && !Objects.equals(oldMode, mode)) {
+            verdict.problem("spec.advertiseMode: cannot change from " + Texts.quote(oldMode) + " to " + Texts.quote(mode)
+                    + "; it is immutable (create another AddressPool instead)");
+        }
+        List<String> texts = pool.getSpec().getAddresses() == null ? List.of() : pool.getSpec().getAddresses();
+        if (texts.isEmpty()) {
+            verdict.problem("spec.addresses: at least one entry is required; "
+                    + (modeOk ? PoolEntry.acceptedFor(mode) : "CIDRs such as 192.0.2.0/24 for bgp, ranges such as 192.0.2.10-192.0.2.20 for arp"));
+        }
+        Map<Integer, PoolEntry> entries = new LinkedHashMap<>();
+        if (modeOk) {
+            for (int i = 0; i < texts.size(); i++) {
+                try {
+                    entries.put(i, PoolEntry.parse(mode, texts.get(i)));
+                } catch (InvalidAddressException e) {
+                    verdict.problem("spec.addresses[" + i + "]: " + e.getMessage());
+                }
+            }
+            checkWithinPool(entries, verdict);
+        }
+        Set<String> oldCanonical = old == null ? Set.of() : checkAppendOnly(old, entries, texts, verdict);
+        // only new entries are checked against the cluster: an admitted entry cannot be removed, so re-checking it
+        // against a Node that joined later would block every further change of the pool
+        Map<Integer, PoolEntry> added = new LinkedHashMap<>();
+        entries.forEach((i, e) -> {
+            if (!oldCanonical.contains(e.canonical())) {
+                added.put(i, e);
+            }
+        });
+        checkReserved(added, verdict);
+        if (!review.beingDeleted()) {
+            checkOtherPools(Texts.name(pool), added, view, verdict);
+            checkNodes(added, view, verdict);
+        }
+        return verdict;
+    }
+
+    private static void checkWithinPool(Map<Integer, PoolEntry> entries, Verdict verdict) {
+        List<Integer> seen = new ArrayList<>();
+        for (Map.Entry<Integer, PoolEntry> e : entries.entrySet()) {
+            for (int j : seen) {
+                PoolEntry earlier = entries.get(j);
+                if (earlier.canonical().equals(e.getValue().canonical())) {
+                    verdict.problem("spec.addresses[" + e.getKey() + "]: " + Texts.quote(e.getValue().text())
+                            + " duplicates spec.addresses[" + j + "] " + Texts.quote(earlier.text()) + "; list each entry once");
+                    break;
+                }
+                Optional<AddressRange> shared = earlier.overlap(e.getValue());
+                if (shared.isPresent()) {
+                    verdict.problem("spec.addresses[" + e.getKey() + "]: " + Texts.quote(e.getValue().text())
+                            + " overlaps spec.addresses[" + j + "] " + Texts.quote(earlier.text()) + " (shared: "
+                            + shared.get() + "); entries of a pool must not overlap");
+                    break;
+                }
+            }
+            seen.add(e.getKey());
+        }
+    }
+
+    /** Entries are append-only; returns the canonical forms of the old entries. */
+    private static Set<String> checkAppendOnly(AddressPool old, Map<Integer, PoolEntry> entries, List<String> texts,
+            Verdict verdict) {
+        String oldMode = old.getSpec() == null ? null : old.getSpec().getAdvertiseMode();
+        List<String> oldTexts = old.getSpec() == null || old.getSpec().getAddresses() == null ? List.of()
+                : old.getSpec().getAddresses();
+        Set<String> now = new HashSet<>();
+        entries.values().forEach(e -> now.add(e.canonical()));
+        texts.forEach(t -> now.add(t == null ? "" : t.trim()));
+        Set<String> oldCanonical = new HashSet<>();
+        for (int i = 0; i < oldTexts.size(); i++) {
+            String canonical = canonicalOrText(oldMode, oldTexts.get(i));
+            oldCanonical.add(canonical);
+            if (!now.contains(canonical)) {
+                verdict.problem("spec.addresses: entry " + Texts.quote(oldTexts.get(i)) + " (was spec.addresses[" + i
+                        + "]) was removed; entries are append-only because VIPs may be allocated from them; "
+                        + "accepted: every existing entry kept, new entries added");
+            }
+        }
+        return oldCanonical;
+    }
+
+    private static String canonicalOrText(String mode, String text) {
+        try {
+            return PoolEntry.parse(mode, text).canonical();
+        } catch (InvalidAddressException e) {
+            return text == null ? "" : text.trim();
+        }
+    }
+
+    private void checkReserved(Map<Integer, PoolEntry> added, Verdict verdict) {
+        for (AdmissionSettings.ReservedCidr reserved : settings.reservedRanges()) {
+            added.forEach((i, e) -> e.range().intersection(reserved.range()).ifPresent(shared ->
+                    verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps reserved CIDR "
+                            + reserved.text() + " (shared: " + shared + "); the cluster network uses those addresses, "
+                            + "so they must never become VIPs")));
+        }
+    }
+
+    private static void checkOtherPools(String name, Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
+        if (added.isEmpty()) {
+            return;
+        }
+        for (AddressPool other : view.addressPools()) {
+            if (Objects.equals(Texts.name(other), name) || other.getSpec() == null || other.getSpec().getAddresses() == null) {
+                continue;
+            }
+            for (String text : other.getSpec().getAddresses()) {
+                PoolEntry theirs;
+                try {
+                    theirs = PoolEntry.parse(other.getSpec().getAdvertiseMode(), text);
+                } catch (InvalidAddressException e) {
+                    continue;
+                }
+                added.forEach((i, e) -> e.overlap(theirs).ifPresent(shared ->
+                        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps AddressPool "
+                                + Texts.name(other) + " entry " + Texts.quote(text) + " (shared: " + shared
+                                + "); an address may belong to only one AddressPool")));
+            }
+        }
+    }
+
+    private static void checkNodes(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
+        if (added.isEmpty()) {
+            return;
+        }
+        Map<Long, String> nodeIps = Texts.nodeInternalIps(view.nodes());
+        added.forEach((i, e) -> {
+            List<String> hits = new ArrayList<>();
+            nodeIps.forEach((ip, node) -> {
+                if (e.range().contains(ip)) {
+                    hits.add(Ipv4.format(ip) + " (Node " + node + ")");
+                }
+            });
+            if (!hits.isEmpty()) {
+                verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " contains the InternalIP of "
+                        + Texts.list(hits, 5) + "; addresses the cluster network uses must never become VIPs, "
+                        + "so leave them out of the entry");
+            }
+        });
+    }
+
+    private static Verdict reviewDelete(Review review, ClusterView view) {
+        if (review.beingDeleted()) {
+            return Verdict.allow();
+        }
+        String name = review.objectName();
+        List<String> listing = new ArrayList<>();
+        for (ExternalNetwork net : view.externalNetworks()) {
+            if (net.getSpec() != null && net.getSpec().getAddressPools() != null
+                    && net.getSpec().getAddressPools().contains(name)) {
+                listing.add(Texts.name(net));
+            }
+        }
+        if (listing.isEmpty()) {
+            return Verdict.allow();
+        }
+        listing.sort(null);
+        return Verdict.deny("AddressPool " + name + " cannot be deleted: ExternalNetwork"
+                + (listing.size() > 1 ? "s " : " ") + Texts.list(listing) + (listing.size() > 1 ? " list" : " lists")
+                + " it in spec.addressPools; delete " + (listing.size() > 1 ? "those ExternalNetworks" : "that ExternalNetwork")
+                + " first (its pool list is append-only)");
     }
 }

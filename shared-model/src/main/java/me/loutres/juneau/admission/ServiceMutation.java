@@ -1,10 +1,46 @@
 package me.loutres.juneau.admission;
 
+import io.fabric8.kubernetes.api.model.Service;
+import java.util.List;
+import java.util.Map;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.KubeObjects;
 
+/** SPEC §2.6: the mutating webhook of managed Services. Non-managed Services are never touched. */
 final class ServiceMutation implements KindRules {
+    static final String LOCAL = "Local";
+
     @Override
     public Verdict review(Review review, ClusterView view) {
-        return Verdict.allow(); // first cut: the rules land in the next commits
+        Verdict verdict = Verdict.allow();
+        if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
+            return verdict;
+        }
+        Service service = KubeObjects.read(review.object(), Service.class, "Service");
+        if (!ServiceRules.isManaged(service)) {
+            return verdict;
+        }
+        if (review.isCreate()) {
+            String policy = service.getSpec().getExternalTrafficPolicy();
+            if (policy == null || "Cluster".equals(policy)) {
+                String path = JsonPatch.pointer("spec", "externalTrafficPolicy");
+                verdict.patch(policy == null ? JsonPatch.add(path, LOCAL) : JsonPatch.replace(path, LOCAL));
+                verdict.warn("spec.externalTrafficPolicy was set to Local (it was "
+                        + (policy == null ? "not set" : "Cluster, the API server's default when it is omitted")
+                        + "): Juneau announces a VIP only from nodes with a local ready backend; write "
+                        + "externalTrafficPolicy: Local in the manifest to make this explicit");
+            }
+        }
+        Map<String, String> annotations = service.getMetadata().getAnnotations();
+        if (annotations != null) {
+            for (String key : List.of(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, JuneauConstants.ANNOTATION_REQUESTED_IP)) {
+                String value = annotations.get(key);
+                if (value != null && !value.equals(value.trim())) {
+                    verdict.patch(JsonPatch.replace(JsonPatch.pointer("metadata", "annotations", key), value.trim()));
+                }
+            }
+        }
+        return verdict;
     }
 }

@@ -1,10 +1,268 @@
 package me.loutres.juneau.admission;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServiceSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.KubeObjects;
 
+/** SPEC §2.1: the validating webhook of managed Services (CREATE, UPDATE). */
 final class ServiceRules implements KindRules {
+
+    static boolean isManaged(Service s) {
+        return s != null && s.getSpec() != null
+                && JuneauConstants.isManaged(s.getSpec().getType(), s.getSpec().getLoadBalancerClass());
+    }
+
     @Override
     public Verdict review(Review review, ClusterView view) {
-        return Verdict.allow(); // first cut: the rules land in the next commits
+        Verdict verdict = Verdict.allow();
+        if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
+            return verdict;
+        }
+        Service service = KubeObjects.read(review.object(), Service.class, "Service");
+        if (!isManaged(service)) {
+            return verdict;
+        }
+        ServiceSpec spec = service.getSpec();
+        if (spec.getLoadBalancerIP() != null && !spec.getLoadBalancerIP().isBlank()) {
+            verdict.warn("spec.loadBalancerIP " + Texts.quote(spec.getLoadBalancerIP()) + " is not used by Juneau; "
+                    + "set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " to request an address");
+        }
+        Service old = review.isUpdate() && review.oldObject() != null
+                ? KubeObjects.read(review.oldObject(), Service.class, "Service") : null;
+        if (old != null && isManaged(old) && sameAdmissionFields(old, service)) {
+            // so existing Services survive later changes of the pools and networks they reference
+            return verdict;
+        }
+        checkTrafficPolicy(spec, verdict);
+        checkPortsAndFamilies(spec, verdict);
+        String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+        boolean networkNameOk = checkNetworkName(network, view, review, verdict);
+        String requested = annotation(service, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        Long requestedIp = parseRequested(requested, verdict);
+        if (review.beingDeleted()) {
+            return verdict;
+        }
+        String namespace = review.objectNamespace();
+        String name = review.objectName();
+        if (networkNameOk) {
+            Optional<ExternalNetwork> net = view.externalNetwork(network);
+            if (net.isEmpty()) {
+                verdict.problem(Texts.NETWORK_FIELD + ": ExternalNetwork " + Texts.quote(network) + " does not exist; existing: "
+                        + Texts.list(view.externalNetworks().stream().map(Texts::name).sorted().toList()));
+            } else {
+                List<AddressPool> pools = matchingPools(net.get(), view, verdict);
+                if (requestedIp != null && !pools.isEmpty()) {
+                    checkRequestedInPools(requested, requestedIp, network, pools, verdict);
+                }
+            }
+        }
+        if (requestedIp != null) {
+            checkRequestedFree(requestedIp, namespace, name, view, verdict);
+        }
+        if (old != null) {
+            checkFixedVip(old, service, namespace, name, view, verdict);
+        }
+        return verdict;
+    }
+
+    /** Rule 1, after mutation. */
+    private static void checkTrafficPolicy(ServiceSpec spec, Verdict verdict) {
+        String policy = spec.getExternalTrafficPolicy();
+        if (!ServiceMutation.LOCAL.equals(policy)) {
+            verdict.problem("spec.externalTrafficPolicy: " + (policy == null ? "not set" : Texts.quote(policy) + " is not supported")
+                    + "; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend)");
+        }
+    }
+
+    /** Rule 7. */
+    private static void checkPortsAndFamilies(ServiceSpec spec, Verdict verdict) {
+        List<ServicePort> ports = spec.getPorts() == null ? List.of() : spec.getPorts();
+        for (int i = 0; i < ports.size(); i++) {
+            String protocol = ports.get(i).getProtocol();
+            if (protocol != null && !"TCP".equals(protocol) && !"UDP".equals(protocol)) {
+                verdict.problem("spec.ports[" + i + "].protocol: " + Texts.quote(protocol) + " is not supported; accepted: TCP, UDP");
+            }
+        }
+        List<String> families = spec.getIpFamilies() == null ? List.of() : spec.getIpFamilies();
+        if (!families.isEmpty() && !families.contains("IPv4")) {
+            verdict.problem("spec.ipFamilies: " + families + " asks for IPv6 only, but Juneau hands out IPv4 VIPs; "
+                    + "accepted: [IPv4], [IPv4, IPv6] or [IPv6, IPv4]");
+        }
+    }
+
+    /** Rule 2; true when the name can be looked up. */
+    private static boolean checkNetworkName(String network, ClusterView view, Review review, Verdict verdict) {
+        if (network == null || network.isEmpty()) {
+            String existing = review.beingDeleted() ? ""
+                    : " (existing: " + Texts.list(view.externalNetworks().stream().map(Texts::name).sorted().toList()) + ")";
+            verdict.problem(Texts.NETWORK_FIELD + ": " + (network == null ? "missing" : "empty")
+                    + "; set it to the name of an ExternalNetwork" + existing);
+            return false;
+        }
+        if (!Texts.isDns1123Subdomain(network)) {
+            verdict.problem(Texts.NETWORK_FIELD + ": " + Texts.quote(network) + " is not a valid ExternalNetwork name; "
+                    + Texts.DNS1123_ACCEPTED);
+            return false;
+        }
+        return true;
+    }
+
+    /** Rule 5, syntax part; null when absent or not an address. */
+    private static Long parseRequested(String requested, Verdict verdict) {
+        if (requested == null) {
+            return null;
+        }
+        try {
+            return Ipv4.parse(requested);
+        } catch (InvalidAddressException e) {
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Rule 4: the pools of the network that exist with the network's mode, in spec order. */
+    private static List<AddressPool> matchingPools(ExternalNetwork net, ClusterView view, Verdict verdict) {
+        String type = net.getSpec() == null ? null : net.getSpec().getType();
+        List<String> names = net.getSpec() == null || net.getSpec().getAddressPools() == null ? List.of()
+                : net.getSpec().getAddressPools();
+        List<AddressPool> matching = new ArrayList<>();
+        List<String> described = new ArrayList<>();
+        for (String poolName : names) {
+            Optional<AddressPool> pool = view.addressPool(poolName);
+            String mode = pool.map(p -> p.getSpec() == null ? null : p.getSpec().getAdvertiseMode()).orElse(null);
+            if (pool.isPresent() && type != null && type.equals(mode)) {
+                matching.add(pool.get());
+            }
+            described.add(poolName + (pool.isEmpty() ? " (missing)" : " (advertiseMode " + mode + ")"));
+        }
+        if (matching.isEmpty()) {
+            verdict.problem(Texts.NETWORK_FIELD + ": ExternalNetwork " + Texts.quote(Texts.name(net)) + " (type " + type
+                    + ") has no AddressPool with advertiseMode " + type + "; its pools: " + Texts.list(described)
+                    + "; create a " + type + " AddressPool and list it in the ExternalNetwork's spec.addressPools");
+        }
+        return matching;
+    }
+
+    /** Rule 5, range part: inside a matching pool and not a network/broadcast address. */
+    private static void checkRequestedInPools(String requested, long ip, String network, List<AddressPool> pools,
+            Verdict verdict) {
+        List<String> ranges = new ArrayList<>();
+        String edge = null;
+        for (AddressPool pool : pools) {
+            String mode = pool.getSpec().getAdvertiseMode();
+            for (String text : pool.getSpec().getAddresses() == null ? List.<String>of() : pool.getSpec().getAddresses()) {
+                PoolEntry entry;
+                try {
+                    entry = PoolEntry.parse(mode, text);
+                } catch (InvalidAddressException e) {
+                    continue; // the pool's own webhook reports it; it offers no address here
+                }
+                if (entry.isUsable(ip)) {
+                    return;
+                }
+                if (entry.isEdge(ip) && edge == null) {
+                    edge = (ip == entry.range().first() ? "the network address" : "the broadcast address") + " of "
+                            + entry.canonical() + " in AddressPool " + Texts.name(pool);
+                }
+                ranges.add(entry.usable() + " (AddressPool " + Texts.name(pool) + ")");
+            }
+        }
+        String why = edge != null ? " is " + edge + ", which is never handed out"
+                : " is outside every AddressPool of ExternalNetwork " + Texts.quote(network);
+        verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + requested + why + "; accepted: an address in " + Texts.list(ranges));
+    }
+
+    /** Rule 6. */
+    private static void checkRequestedFree(long ip, String namespace, String name, ClusterView view, Verdict verdict) {
+        for (ServiceLoadBalancer slb : view.serviceLoadBalancers()) {
+            if (Texts.beingDeleted(slb) || slb.getStatus() == null || slb.getStatus().getVip() == null) {
+                continue;
+            }
+            String ns = slb.getMetadata().getNamespace();
+            if (Objects.equals(ns, namespace) && Objects.equals(Texts.name(slb), name)) {
+                continue;
+            }
+            if (Ipv4.isValid(slb.getStatus().getVip()) && Ipv4.parse(slb.getStatus().getVip()) == ip) {
+                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is already the VIP of ServiceLoadBalancer "
+                        + ns + "/" + Texts.name(slb) + "; request a free address, or remove the annotation to get one allocated");
+                return;
+            }
+        }
+    }
+
+    /** Rule 8: once the ServiceLoadBalancer has a VIP, the annotations that chose it are fixed. */
+    private static void checkFixedVip(Service old, Service service, String namespace, String name, ClusterView view,
+            Verdict verdict) {
+        Optional<ServiceLoadBalancer> slb = view.serviceLoadBalancer(namespace, name);
+        String vip = slb.map(s -> s.getStatus() == null ? null : s.getStatus().getVip()).orElse(null);
+        if (vip == null || vip.isEmpty()) {
+            return;
+        }
+        String fixed = "the VIP of a Service is fixed once allocated (" + vip + "); delete and re-create the Service";
+        String oldNet = annotation(old, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+        String newNet = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+        if (!Objects.equals(oldNet, newNet)) {
+            verdict.problem(Texts.NETWORK_FIELD + ": cannot change from " + Texts.quote(oldNet) + " to " + Texts.quote(newNet)
+                    + "; " + fixed + " to use another ExternalNetwork");
+        }
+        String oldIp = annotation(old, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        String newIp = annotation(service, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        // removing the annotation keeps the VIP, so only a different address is a change of the VIP
+        if (!Objects.equals(oldIp, newIp) && newIp != null && !newIp.equals(vip)) {
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": cannot change from " + Texts.quote(oldIp) + " to "
+                    + Texts.quote(newIp) + "; accepted: " + Texts.quote(vip) + " or no annotation; " + fixed
+                    + " to get another address");
+        }
+    }
+
+    /** The trimmed annotation value, null when absent. */
+    static String annotation(Service s, String key) {
+        Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();
+        return a == null ? null : Texts.trimmed(a.get(key));
+    }
+
+    /** True when none of class, type, externalTrafficPolicy, the two annotations, ports, ipFamilies changed. */
+    static boolean sameAdmissionFields(Service a, Service b) {
+        ServiceSpec x = a.getSpec();
+        ServiceSpec y = b.getSpec();
+        return Objects.equals(x.getLoadBalancerClass(), y.getLoadBalancerClass())
+                && Objects.equals(x.getType(), y.getType())
+                && Objects.equals(x.getExternalTrafficPolicy(), y.getExternalTrafficPolicy())
+                && Objects.equals(annotation(a, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
+                        annotation(b, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))
+                && Objects.equals(annotation(a, JuneauConstants.ANNOTATION_REQUESTED_IP),
+                        annotation(b, JuneauConstants.ANNOTATION_REQUESTED_IP))
+                && Objects.equals(portKeys(x.getPorts()), portKeys(y.getPorts()))
+                && Objects.equals(emptyIfNull(x.getIpFamilies()), emptyIfNull(y.getIpFamilies()));
+    }
+
+    /** Ports without nodePort: the API server may fill that in differently on each write. */
+    private static List<List<Object>> portKeys(List<ServicePort> ports) {
+        List<List<Object>> keys = new ArrayList<>();
+        for (ServicePort p : emptyIfNull(ports)) {
+            IntOrString target = p.getTargetPort();
+            keys.add(java.util.Arrays.asList(p.getName(), p.getProtocol(), p.getPort(),
+                    target == null ? null : String.valueOf(target.getValue())));
+        }
+        return keys;
+    }
+
+    private static <T> List<T> emptyIfNull(List<T> l) {
+        return l == null ? List.of() : l;
     }
 }

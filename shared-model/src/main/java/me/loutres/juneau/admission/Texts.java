@@ -1,0 +1,88 @@
+package me.loutres.juneau.admission;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.view.KubeObjects;
+
+/** Message pieces shared by the rules, so every denial reads the same way: field, bad value, what is accepted. */
+final class Texts {
+    static final String NETWORK_FIELD = "metadata.annotations[\"" + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + "\"]";
+    static final String REQUESTED_IP_FIELD = "metadata.annotations[\"" + JuneauConstants.ANNOTATION_REQUESTED_IP + "\"]";
+    static final int MAX_LISTED = 10;
+
+    private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    private Texts() {
+    }
+
+    static String quote(String s) {
+        return KubeObjects.quote(s);
+    }
+
+    /** "a, b, c" / "a, b and 3 more" / "none". */
+    static String list(Collection<String> items, int max) {
+        if (items.isEmpty()) {
+            return "none";
+        }
+        List<String> all = List.copyOf(items);
+        if (all.size() <= max) {
+            return String.join(", ", all);
+        }
+        return String.join(", ", all.subList(0, max)) + " and " + (all.size() - max) + " more";
+    }
+
+    static String list(Collection<String> items) {
+        return list(items, MAX_LISTED);
+    }
+
+    /** DNS-1123 subdomain, as Kubernetes names of cluster-scoped objects must be. */
+    static boolean isDns1123Subdomain(String s) {
+        if (s == null || s.isEmpty() || s.length() > 253) {
+            return false;
+        }
+        for (String label : s.split("\\.", -1)) {
+            if (!DNS1123_LABEL.matcher(label).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static final String DNS1123_ACCEPTED = "expected a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', "
+            + "starting and ending with a letter or digit, at most 253 characters)";
+
+    /** IPv4 InternalIPs of the nodes, address -> node name (first node wins), in node order. */
+    static Map<Long, String> nodeInternalIps(Collection<Node> nodes) {
+        Map<Long, String> out = new LinkedHashMap<>();
+        for (Node node : nodes) {
+            if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
+                continue;
+            }
+            for (NodeAddress a : node.getStatus().getAddresses()) {
+                if ("InternalIP".equals(a.getType()) && a.getAddress() != null && Ipv4.isValid(a.getAddress())) {
+                    out.putIfAbsent(Ipv4.parse(a.getAddress()), node.getMetadata().getName());
+                }
+            }
+        }
+        return out;
+    }
+
+    static String trimmed(String s) {
+        return s == null ? null : s.trim();
+    }
+
+    static boolean beingDeleted(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        return o.getMetadata() != null && o.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    static String name(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        return o.getMetadata() == null ? null : o.getMetadata().getName();
+    }
+}
