@@ -3,6 +3,7 @@ package me.loutres.juneau.election;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.function.ToLongBiFunction;
 
 /**
  * Chooses the single node that answers ARP for a VIP (SPEC §3.4): sticky, otherwise rendezvous hashing.
@@ -21,6 +22,12 @@ public final class ArpElection {
      * @return the elected node, empty when there is none
      */
     public static Optional<String> elect(String vip, Collection<String> nodes, String current) {
+        return elect(vip, nodes, current, ArpElection::score);
+    }
+
+    /** {@link #elect} with the score as a parameter, so tests can force ties. */
+    static Optional<String> elect(String vip, Collection<String> nodes, String current,
+            ToLongBiFunction<String, String> scoring) {
         if (nodes == null || nodes.isEmpty()) {
             return Optional.empty();
         }
@@ -31,7 +38,10 @@ public final class ArpElection {
         String best = null;
         long bestScore = 0;
         for (String node : nodes) {
-            long s = score(vip, node);
+            if (node == null) {
+                continue;
+            }
+            long s = scoring.applyAsLong(vip, node);
             if (best == null) {
                 best = node;
                 bestScore = s;
@@ -43,7 +53,7 @@ public final class ArpElection {
                 bestScore = s;
             }
         }
-        return Optional.of(best);
+        return Optional.ofNullable(best);
     }
 
     /** FNV-1a 64-bit over UTF-8(vip) ‖ 0x00 ‖ UTF-8(node); compare the result as unsigned. */
