@@ -1,0 +1,153 @@
+package me.loutres.juneau.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.controller.cache.RecentWrites;
+import me.loutres.juneau.controller.reconcile.KubeWriter;
+import me.loutres.juneau.controller.reconcile.Requeue;
+import me.loutres.juneau.controller.reconcile.ServiceReconciler;
+
+/**
+ * Informer handlers: they only turn a change into the keys it affects and queue them (no API calls, no
+ * decisions). A pool or network change reaches exactly its Services through the indexes (pool → networks →
+ * Services), never through a scan of every Service.
+ */
+final class EventRouter {
+    private final ClusterCache cache;
+    private final KubeWriter writer;
+    private final Requeue requeue;
+    private final BooleanSupplier leading;
+
+    EventRouter(ClusterCache cache, KubeWriter writer, Requeue requeue, BooleanSupplier leading) {
+        this.cache = cache;
+        this.writer = writer;
+        this.requeue = requeue;
+        this.leading = leading;
+    }
+
+    void register() {
+        cache.onServices(handler(writer.recentServices(), (o, n) -> {
+            if (relevant(o) || relevant(n)) {
+                requeue.service(ServiceKey.of(n));
+            }
+        }));
+        cache.onEndpointSlices(handler(null, (o, n) -> {
+            String svc = ClusterCache.label(n, JuneauConstants.SERVICE_NAME_LABEL);
+            String oldSvc = o == null ? null : ClusterCache.label(o, JuneauConstants.SERVICE_NAME_LABEL);
+            for (String name : oldSvc == null || oldSvc.equals(svc) ? new String[] {svc} : new String[] {svc, oldSvc}) {
+                if (name != null) {
+                    ServiceKey key = new ServiceKey(n.getMetadata().getNamespace(), name);
+                    if (relevant(cache.service(key)) || cache.serviceLoadBalancer(key) != null) {
+                        requeue.service(key);
+                    }
+                }
+            }
+        }));
+        cache.onServiceLoadBalancers(handler(writer.recentServiceLoadBalancers(),
+                (o, n) -> requeue.service(ServiceKey.of(n))));
+        cache.onAddressPools(handler(writer.recentPools(), (o, n) -> {
+            requeue.pool(n.getMetadata().getName());
+            if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddresses(),
+                    n.getSpec() == null ? null : n.getSpec().getAddresses())) {
+                for (ExternalNetwork net : cache.networksListing(n.getMetadata().getName())) {
+                    servicesOf(net.getMetadata().getName());
+                }
+            }
+        }));
+        cache.onExternalNetworks(handler(null, (o, n) -> servicesOf(n.getMetadata().getName())));
+        cache.onArpAdvertisements(handler(writer.recentArpAdvertisements(), (o, n) -> {
+            String ns = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAMESPACE);
+            String name = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAME);
+            if (ns != null && name != null) {
+                requeue.service(new ServiceKey(ns, name));
+            }
+        }));
+        cache.onNodes(handler(null, (o, n) -> {
+            if (o == null || o == n || !internalIps(o).equals(internalIps(n))) {
+                // node addresses are never handed out from arp pools: their counts change
+                for (AddressPool p : cache.pools()) {
+                    if (p.getSpec() != null && JuneauConstants.MODE_ARP.equals(p.getSpec().getAdvertiseMode())) {
+                        requeue.pool(p.getMetadata().getName());
+                    }
+                }
+            }
+        }));
+    }
+
+    private boolean relevant(Service s) {
+        return s != null && (ServiceReconciler.isManaged(s) || cache.serviceLoadBalancer(ServiceKey.of(s)) != null);
+    }
+
+    private void servicesOf(String network) {
+        cache.servicesOfNetwork(network).stream()
+                .sorted(java.util.Comparator.comparing((Service s) -> String.valueOf(s.getMetadata().getCreationTimestamp()))
+                        .thenComparing(ServiceKey::of))
+                .filter(this::relevant).forEach(s -> requeue.service(ServiceKey.of(s)));
+    }
+
+    private static List<String> internalIps(Node n) {
+        if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
+            return List.of();
+        }
+        return n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
+                .map(NodeAddress::getAddress).sorted().toList();
+    }
+
+    /**
+     * A handler calling {@code route(old, new)}: {@code old} is null on add; on delete both are the deleted
+     * object. Every delivered version also clears the matching entry of what the controller wrote itself.
+     */
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(RecentWrites<T> recent, BiConsumer<T, T> route) {
+        Consumer<T> seen = o -> {
+            if (recent != null) {
+                recent.observed(key(o), o);
+            }
+        };
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                seen.accept(obj);
+                if (leading.getAsBoolean()) {
+                    route.accept(null, obj);
+                }
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                seen.accept(newObj);
+                if (leading.getAsBoolean()) {
+                    route.accept(oldObj, newObj);
+                }
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                if (recent != null) {
+                    recent.forget(key(obj));
+                }
+                if (leading.getAsBoolean()) {
+                    route.accept(obj, obj);
+                }
+            }
+        };
+    }
+
+    private static String key(HasMetadata o) {
+        String ns = o.getMetadata().getNamespace();
+        return ns == null ? o.getMetadata().getName() : ns + "/" + o.getMetadata().getName();
+    }
+}

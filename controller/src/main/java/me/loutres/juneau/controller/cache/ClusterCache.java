@@ -1,0 +1,182 @@
+package me.loutres.juneau.controller.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.ServiceKey;
+
+/**
+ * The informer caches the controller reads (it never lists the API server per reconcile), with the indexes
+ * that turn a change of one object into exactly the Service keys it affects.
+ */
+public final class ClusterCache implements AutoCloseable {
+    /** Services by the ExternalNetwork named in their annotation. */
+    public static final String BY_NETWORK = "network";
+    /** ExternalNetworks by each AddressPool they list. */
+    public static final String BY_POOL = "pool";
+    /** EndpointSlices by {@code namespace/service-name}. */
+    public static final String BY_SERVICE = "service";
+
+    /** Page size of the initial lists: bounded response sizes on large clusters. */
+    private static final long LIST_LIMIT = 500L;
+
+    private final SharedIndexInformer<Service> services;
+    private final SharedIndexInformer<EndpointSlice> slices;
+    private final SharedIndexInformer<ServiceLoadBalancer> slbs;
+    private final SharedIndexInformer<AddressPool> pools;
+    private final SharedIndexInformer<ExternalNetwork> networks;
+    private final SharedIndexInformer<ARPAdvertisement> arps;
+    private final SharedIndexInformer<Node> nodes;
+    private final List<SharedIndexInformer<?>> all = new ArrayList<>();
+
+    public ClusterCache(KubernetesClient client) {
+        services = informer(client.services().inAnyNamespace(),
+                Map.of(BY_NETWORK, s -> nonNull(annotation(s, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))));
+        slices = informer(client.discovery().v1().endpointSlices().inAnyNamespace(),
+                Map.of(BY_SERVICE, s -> {
+                    String svc = label(s, JuneauConstants.SERVICE_NAME_LABEL);
+                    return svc == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + svc);
+                }));
+        slbs = informer(client.resources(ServiceLoadBalancer.class).inAnyNamespace(), Map.of());
+        pools = informer(client.resources(AddressPool.class), Map.of());
+        networks = informer(client.resources(ExternalNetwork.class), Map.of(BY_POOL,
+                n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
+                        : List.copyOf(n.getSpec().getAddressPools())));
+        arps = informer(client.resources(ARPAdvertisement.class), Map.of());
+        nodes = informer(client.nodes(), Map.of());
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> informer(Informable<T> source,
+            Map<String, Function<T, List<String>>> indexers) {
+        Informable<T> i = source.withLimit(LIST_LIMIT);
+        if (!indexers.isEmpty()) {
+            i = i.withIndexers(indexers);
+        }
+        // no periodic resync: every change arrives as an event, and a resync of 10,000 Services is pure noise
+        SharedIndexInformer<T> informer = i.runnableInformer(0);
+        all.add(informer);
+        return informer;
+    }
+
+    /** Handlers are added before {@link #start()} so the initial list is delivered to them too. */
+    public void onServices(ResourceEventHandler<Service> h) {
+        services.addEventHandler(h);
+    }
+
+    public void onEndpointSlices(ResourceEventHandler<EndpointSlice> h) {
+        slices.addEventHandler(h);
+    }
+
+    public void onServiceLoadBalancers(ResourceEventHandler<ServiceLoadBalancer> h) {
+        slbs.addEventHandler(h);
+    }
+
+    public void onAddressPools(ResourceEventHandler<AddressPool> h) {
+        pools.addEventHandler(h);
+    }
+
+    public void onExternalNetworks(ResourceEventHandler<ExternalNetwork> h) {
+        networks.addEventHandler(h);
+    }
+
+    public void onArpAdvertisements(ResourceEventHandler<ARPAdvertisement> h) {
+        arps.addEventHandler(h);
+    }
+
+    public void onNodes(ResourceEventHandler<Node> h) {
+        nodes.addEventHandler(h);
+    }
+
+    /** Starts every informer; the future completes when all caches hold their initial list. */
+    public CompletableFuture<Void> start() {
+        return CompletableFuture.allOf(all.stream().map(i -> i.start().toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
+    }
+
+    public boolean synced() {
+        return all.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    public Service service(ServiceKey key) {
+        return services.getStore().getByKey(key.toString());
+    }
+
+    public List<Service> services() {
+        return services.getStore().list();
+    }
+
+    public ServiceLoadBalancer serviceLoadBalancer(ServiceKey key) {
+        return slbs.getStore().getByKey(key.toString());
+    }
+
+    public List<ServiceLoadBalancer> serviceLoadBalancers() {
+        return slbs.getStore().list();
+    }
+
+    public List<EndpointSlice> endpointSlicesOf(ServiceKey key) {
+        return slices.getIndexer().byIndex(BY_SERVICE, key.toString());
+    }
+
+    public AddressPool pool(String name) {
+        return name == null ? null : pools.getStore().getByKey(name);
+    }
+
+    public List<AddressPool> pools() {
+        return pools.getStore().list();
+    }
+
+    public ExternalNetwork network(String name) {
+        return name == null ? null : networks.getStore().getByKey(name);
+    }
+
+    public List<ExternalNetwork> networksListing(String pool) {
+        return networks.getIndexer().byIndex(BY_POOL, pool);
+    }
+
+    /** Services whose annotation names the network (whether managed or not; the caller filters). */
+    public List<Service> servicesOfNetwork(String network) {
+        return services.getIndexer().byIndex(BY_NETWORK, network);
+    }
+
+    public ARPAdvertisement arpAdvertisement(String name) {
+        return arps.getStore().getByKey(name);
+    }
+
+    public List<Node> nodes() {
+        return nodes.getStore().list();
+    }
+
+    @Override
+    public void close() {
+        all.forEach(SharedIndexInformer::close);
+    }
+
+    public static String annotation(HasMetadata o, String name) {
+        Map<String, String> a = o.getMetadata().getAnnotations();
+        return a == null ? null : a.get(name);
+    }
+
+    public static String label(HasMetadata o, String name) {
+        Map<String, String> l = o.getMetadata().getLabels();
+        return l == null ? null : l.get(name);
+    }
+
+    private static List<String> nonNull(String v) {
+        return v == null ? List.of() : List.of(v.trim());
+    }
+}

@@ -1,0 +1,84 @@
+package me.loutres.juneau.controller.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/** The series of SPEC §3.6, in one Prometheus registry served on {@code /metrics}. */
+public final class ControllerMetrics {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, Meter.Id[]> poolGauges = new ConcurrentHashMap<>();
+    private final Counter arpNodeChanges;
+    private final Counter allocations;
+
+    public ControllerMetrics() {
+        arpNodeChanges = Counter.builder("juneau_arp_node_changes")
+                .description("ARPAdvertisements whose node changed (created, moved or removed)").register(registry);
+        allocations = Counter.builder("juneau_allocations")
+                .description("VIPs allocated and recorded in a ServiceLoadBalancer status").register(registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** Records one reconcile of the given kind (service or pool) and its outcome (ok, conflict, error). */
+    public void reconciled(String kind, String outcome, Duration took) {
+        Timer.builder("juneau_reconcile_duration").description("Time spent in one reconcile")
+                .tag("kind", kind).publishPercentileHistogram(false).register(registry).record(took);
+        Counter.builder("juneau_reconcile").description("Reconciles run")
+                .tag("kind", kind).tag("outcome", outcome).register(registry).increment();
+        if (!"ok".equals(outcome)) {
+            Counter.builder("juneau_reconcile_errors").description("Reconciles that failed and were retried with backoff")
+                    .tag("kind", kind).tag("cause", outcome).register(registry).increment();
+        }
+    }
+
+    public void queueDepth(String queue, Supplier<Number> depth) {
+        Gauge.builder("juneau_workqueue_depth", depth).strongReference(true).description("Keys waiting in the work queue")
+                .tag("queue", queue).register(registry);
+    }
+
+    public void allocated() {
+        allocations.increment();
+    }
+
+    public void allocationFailed(String reason) {
+        Counter.builder("juneau_allocation_failures").description("Allocations that failed, by reason")
+                .tag("reason", reason).register(registry).increment();
+    }
+
+    public void arpNodeChanged() {
+        arpNodeChanges.increment();
+    }
+
+    /** Gauges of one pool's counts; the suppliers read the allocator of whichever term is current. */
+    public void watchPool(String pool, Supplier<Number> total, Supplier<Number> allocated) {
+        poolGauges.computeIfAbsent(pool, p -> new Meter.Id[] {
+                Gauge.builder("juneau_pool_addresses_total", total).strongReference(true)
+                        .description("Addresses an AddressPool can hand out").tag("pool", p).register(registry).getId(),
+                Gauge.builder("juneau_pool_addresses_allocated", allocated).strongReference(true)
+                        .description("Addresses of an AddressPool held by ServiceLoadBalancers").tag("pool", p)
+                        .register(registry).getId()});
+    }
+
+    public void forgetPool(String pool) {
+        Meter.Id[] ids = poolGauges.remove(pool);
+        if (ids != null) {
+            for (Meter.Id id : ids) {
+                registry.remove(id);
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package me.loutres.juneau.controller.reconcile;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import me.loutres.juneau.allocation.AllocationConflict;
+import me.loutres.juneau.allocation.AllocationRecord;
+import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.PoolUsage;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.PoolEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The allocator of one leadership term, kept in step with the AddressPools and Nodes of the informer caches.
+ * A new term starts with a new book, filled from the ServiceLoadBalancer statuses before the first allocation.
+ */
+public final class AllocationBook {
+    private static final Logger LOG = LoggerFactory.getLogger(AllocationBook.class);
+
+    private final Allocator allocator = new Allocator();
+    /** What each pool was last synced from (mode and entries), to skip re-parsing an unchanged pool. */
+    private final Map<String, List<String>> synced = new ConcurrentHashMap<>();
+    private volatile Set<Long> nodeAddresses = Set.of();
+
+    /** Brings the allocator's view of the pool up to date; a pool with an invalid entry is left out. */
+    public void syncPool(AddressPool pool) {
+        String name = pool.getMetadata().getName();
+        String mode = pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
+        List<String> entries = pool.getSpec() == null || pool.getSpec().getAddresses() == null ? List.of()
+                : pool.getSpec().getAddresses();
+        List<String> signature = new java.util.ArrayList<>(entries.size() + 1);
+        signature.add(String.valueOf(mode));
+        signature.addAll(entries);
+        if (signature.equals(synced.get(name))) {
+            return;
+        }
+        synchronized (this) {
+            if (signature.equals(synced.get(name))) {
+                return;
+            }
+            try {
+                allocator.upsertPool(name, mode, PoolEntry.parseAll(mode, entries));
+                synced.put(name, List.copyOf(signature));
+            } catch (InvalidAddressException e) {
+                // admission refuses such pools; one written around it is reported by the Services that use it
+                LOG.warn("AddressPool {} is not used: {}", name, e.getMessage());
+                allocator.removePool(name);
+                synced.remove(name);
+            }
+        }
+    }
+
+    public synchronized void removePool(String name) {
+        allocator.removePool(name);
+        synced.remove(name);
+    }
+
+    public Set<String> knownPools() {
+        return Set.copyOf(synced.keySet());
+    }
+
+    /** Node InternalIPs are never handed out from arp pools; true when the set changed. */
+    public boolean syncNodes(Collection<Node> nodes) {
+        Set<Long> addrs = new HashSet<>();
+        for (Node n : nodes) {
+            if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
+                continue;
+            }
+            for (NodeAddress a : n.getStatus().getAddresses()) {
+                if ("InternalIP".equals(a.getType()) && a.getAddress() != null) {
+                    try {
+                        addrs.add(Ipv4.parse(a.getAddress().trim()));
+                    } catch (InvalidAddressException e) {
+                        // an IPv6 InternalIP cannot collide with an IPv4 VIP
+                    }
+                }
+            }
+        }
+        if (addrs.equals(nodeAddresses)) {
+            return false;
+        }
+        synchronized (this) {
+            nodeAddresses = Set.copyOf(addrs);
+            allocator.setExcludedAddresses(addrs);
+        }
+        return true;
+    }
+
+    public List<AllocationConflict> restore(List<AllocationRecord> records) {
+        synchronized (this) {
+            allocator.restore(records);
+            return allocator.lastRestoreConflicts();
+        }
+    }
+
+    /**
+     * Makes sure the allocator holds the VIP a status records for the owner (it normally does since the restore).
+     * Returns the conflicting record when the address or the owner is held otherwise.
+     */
+    public synchronized Optional<AllocationConflict> claim(AllocationRecord record) {
+        Optional<AllocationRecord> mine = allocator.allocationOf(record.owner());
+        if (mine.isPresent() && mine.get().address() == record.address()) {
+            return Optional.empty();
+        }
+        allocator.restore(List.of(record));
+        List<AllocationConflict> c = allocator.lastRestoreConflicts();
+        return c.isEmpty() ? Optional.empty() : Optional.of(c.get(0));
+    }
+
+    public AllocationResult allocate(String owner, List<String> poolOrder, OptionalLong requested) {
+        return allocator.allocate(owner, poolOrder, requested);
+    }
+
+    public Optional<AllocationRecord> release(String owner) {
+        return allocator.release(owner);
+    }
+
+    public Optional<AllocationRecord> allocationOf(String owner) {
+        return allocator.allocationOf(owner);
+    }
+
+    public PoolUsage usage(String pool) {
+        return allocator.usage(pool);
+    }
+
+    public List<AllocationRecord> records() {
+        return allocator.records();
+    }
+
+    public boolean holds(String owner, long address) {
+        return allocator.allocationOf(owner).map(r -> r.address() == address).orElse(false);
+    }
+
+    static boolean samePool(AllocationRecord r, String pool) {
+        return Objects.equals(r.pool(), pool);
+    }
+}

@@ -1,0 +1,77 @@
+package me.loutres.juneau.controller.reconcile;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import me.loutres.juneau.controller.leader.LostLeadershipException;
+import me.loutres.juneau.controller.leader.Term;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Events on Services ({@code kubectl describe service} shows them). The event name is derived from the Service
+ * uid, reason and message, so recording the same thing twice — a retry, a restart, a new leader — cannot make a
+ * second event: the API server answers 409 and the existing event's count goes up instead, as kubectl's own
+ * event aggregation does. Failing to record an event never fails a reconcile.
+ */
+public final class EventRecorder {
+    public static final String NORMAL = "Normal";
+    public static final String WARNING = "Warning";
+    static final String COMPONENT = "juneau-controller";
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+
+    private final KubeWriter writer;
+    private final String instance;
+    private final Clock clock;
+
+    public EventRecorder(KubeWriter writer, String instance, Clock clock) {
+        this.writer = writer;
+        this.instance = instance;
+        this.clock = clock;
+    }
+
+    public void record(Term term, Service svc, String type, String reason, String message) {
+        String ns = svc.getMetadata().getNamespace();
+        String name = eventName(svc.getMetadata().getName(), svc.getMetadata().getUid(), reason, message);
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        Event event = new EventBuilder()
+                .withNewMetadata().withName(name).withNamespace(ns).endMetadata()
+                .withNewInvolvedObject().withApiVersion("v1").withKind("Service").withNamespace(ns)
+                .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).endInvolvedObject()
+                .withType(type).withReason(reason).withMessage(message)
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT).withReportingInstance(instance)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .build();
+        try {
+            writer.createEvent(term, event);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                try {
+                    writer.repeatEvent(term, ns, name, now);
+                } catch (KubernetesClientException again) {
+                    LOG.debug("could not update event {}/{}: {}", ns, name, again.getMessage());
+                }
+            } else {
+                LOG.warn("could not record event {} on Service {}/{}: {}", reason, ns, svc.getMetadata().getName(),
+                        e.getMessage());
+            }
+        } catch (LostLeadershipException e) {
+            // the next leader records what is still true
+        }
+    }
+
+    /** {@code <service>.<16 hex digits>}: stable for one (Service uid, reason, message). */
+    static String eventName(String service, String uid, String reason, String message) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : (uid + "\0" + reason + "\0" + message).getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xFF)) * 0x100000001b3L;
+        }
+        return service + "." + String.format("%016x", h);
+    }
+}

@@ -1,0 +1,62 @@
+package me.loutres.juneau.controller.testing;
+
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * The mock API server's CRUD dispatcher, plus: every request of the controller's client is recorded (for the
+ * RBAC check), and the next N writes matching a predicate can be answered 409 Conflict (as a real API server
+ * does when the object changed since it was read).
+ */
+public final class TestDispatcher extends KubernetesCrudDispatcher {
+    /** One request: method, path with query, and who sent it. */
+    public record Request(String method, String path, String userAgent) {
+    }
+
+    private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    private volatile Predicate<RecordedRequest> conflictWhen = r -> false;
+    private final AtomicInteger conflictsLeft = new AtomicInteger();
+    private final AtomicInteger conflictsSent = new AtomicInteger();
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        requests.add(new Request(request.getMethod(), request.getPath(), request.getHeader("User-Agent")));
+        if (isWrite(request) && conflictWhen.test(request) && conflictsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
+            conflictsSent.incrementAndGet();
+            return new MockResponse().setResponseCode(409).setHeader("Content-Type", "application/json")
+                    .setBody("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"code\":409,"
+                            + "\"reason\":\"Conflict\",\"message\":\"Operation cannot be fulfilled: the object has"
+                            + " been modified; please apply your changes to the latest version and try again\"}");
+        }
+        return super.dispatch(request);
+    }
+
+    /** Answers the next {@code n} writes (POST, PUT, PATCH, DELETE) that match with 409. */
+    public void conflictNext(int n, Predicate<RecordedRequest> when) {
+        conflictWhen = when;
+        conflictsLeft.set(n);
+    }
+
+    public int conflictsSent() {
+        return conflictsSent.get();
+    }
+
+    public List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
+    public void clearRequests() {
+        requests.clear();
+    }
+
+    private static boolean isWrite(RecordedRequest r) {
+        String m = r.getMethod();
+        return "POST".equals(m) || "PUT".equals(m) || "PATCH".equals(m) || "DELETE".equals(m);
+    }
+}
