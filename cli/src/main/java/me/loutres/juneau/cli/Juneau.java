@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
                 Juneau.Validate.class,
                 Juneau.Plan.class,
                 me.loutres.juneau.webhook.server.WebhookCommand.class,
-                Juneau.Controller.class,
+                me.loutres.juneau.controller.ControllerCommand.class,
                 me.loutres.juneau.certs.CertsCommand.class,
         })
 public final class Juneau implements Callable<Integer> {
@@ -78,13 +78,6 @@ public final class Juneau implements Callable<Integer> {
     static final class Plan extends NotYetAvailable {
         String what() {
             return "plan";
-        }
-    }
-
-    @Command(name = "controller", description = "Run the controller.")
-    static final class Controller extends NotYetAvailable {
-        String what() {
-            return "controller";
         }
     }
 }
