@@ -40,7 +40,7 @@ public final class ClusterStateFiles {
                 return out;
             }
             if (!items.isArray()) {
-                throw new ManifestException(doc.file(), doc.lineOf(items), "items of a " + content.get("kind").asText()
+                throw new ManifestException(doc.file(), doc.lineOf(content, "items"), "items of a " + content.get("kind").asText()
                         + " must be a list");
             }
             for (JsonNode item : items) {

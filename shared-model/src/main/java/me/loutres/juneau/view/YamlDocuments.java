@@ -33,11 +33,19 @@ public final class YamlDocuments {
             .build();
 
     /** One YAML document of a file. */
-    public record Document(Path file, int index, int line, JsonNode content, Map<JsonNode, Integer> lines) {
+    public record Document(Path file, int index, int line, JsonNode content, Map<JsonNode, Integer> lines,
+                           Map<JsonNode, Map<String, Integer>> fieldLines) {
         /** The line where a node of this document starts (the document's line when unknown). */
         public int lineOf(JsonNode node) {
             Integer l = lines.get(node);
             return l == null ? line : l;
+        }
+
+        /** The line of a field of an object node (the object's line when unknown). */
+        public int lineOf(JsonNode parent, String field) {
+            Map<String, Integer> fields = fieldLines.get(parent);
+            Integer l = fields == null ? null : fields.get(field);
+            return l == null ? lineOf(parent) : l;
         }
 
         /** "file, document N" for messages. */
@@ -78,28 +86,29 @@ public final class YamlDocuments {
                 index++;
                 int line = parser.currentTokenLocation().getLineNr();
                 Map<JsonNode, Integer> lines = new IdentityHashMap<>();
-                JsonNode node = build(parser, token, lines);
-                if (node == null || node.isNull()) {
+                Map<JsonNode, Map<String, Integer>> fieldLines = new IdentityHashMap<>();
+                JsonNode node = build(parser, token, lines, fieldLines);
+                if (node == null || node.isNull() || (node.isTextual() && node.asText().isEmpty())) {
                     continue; // an empty document between separators
                 }
                 if (!node.isObject()) {
                     throw new ManifestException(file, line, "document " + index + " is a " + describe(node)
                             + ", expected a Kubernetes object (a map with apiVersion, kind and metadata)");
                 }
-                documents.add(new Document(file, index, line, node, lines));
+                documents.add(new Document(file, index, line, node, lines, fieldLines));
             }
         } catch (ManifestException e) {
             throw e;
         } catch (JsonProcessingException e) {
-            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new ManifestException(file, Math.max(line, 0), "not valid YAML: " + reason(e));
+            throw new ManifestException(file, line(e), "not valid YAML: " + reason(e));
         } catch (IOException | RuntimeException e) {
             throw new ManifestException(file, 0, "not valid YAML: " + KubeObjects.firstLine(e.getMessage()));
         }
         return documents;
     }
 
-    private static JsonNode build(JsonParser p, JsonToken token, Map<JsonNode, Integer> lines) throws IOException {
+    private static JsonNode build(JsonParser p, JsonToken token, Map<JsonNode, Integer> lines,
+            Map<JsonNode, Map<String, Integer>> fieldLines) throws IOException {
         JsonNodeFactory f = JsonNodeFactory.instance;
         switch (token) {
             case START_OBJECT: {
@@ -108,7 +117,8 @@ public final class YamlDocuments {
                 JsonToken t;
                 while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                     String name = p.currentName();
-                    JsonNode value = build(p, p.nextToken(), lines);
+                    fieldLines.computeIfAbsent(node, k -> new java.util.HashMap<>()).put(name, p.currentTokenLocation().getLineNr());
+                    JsonNode value = build(p, p.nextToken(), lines, fieldLines);
                     node.set(name, value);
                 }
                 if (t != JsonToken.END_OBJECT) {
@@ -124,7 +134,7 @@ public final class YamlDocuments {
                     if (t == null) {
                         throw new JsonParseException(p, "unexpected end of input inside a list");
                     }
-                    node.add(build(p, t, lines));
+                    node.add(build(p, t, lines, fieldLines));
                 }
                 return node;
             }
@@ -149,21 +159,37 @@ public final class YamlDocuments {
         }
     }
 
+    private static final java.util.regex.Pattern MARK = java.util.regex.Pattern.compile("line (\\d+), column \\d+");
+
+    /** SnakeYAML messages span several lines (context, source snippet, caret); keep the sentences only. */
     private static String reason(JsonProcessingException e) {
         String m = e.getOriginalMessage();
         if (m == null) {
             return "unknown reason";
         }
-        // SnakeYAML messages span several lines with a caret drawing; the first two lines carry the meaning
-        String[] parts = m.split("\\R");
-        StringBuilder sb = new StringBuilder(parts[0].trim());
-        for (int i = 1; i < parts.length && i < 3; i++) {
-            String part = parts[i].trim();
-            if (!part.isEmpty() && !part.startsWith("in 'reader'") && !part.startsWith("^")) {
-                sb.append(' ').append(part);
+        List<String> sentences = new ArrayList<>();
+        for (String part : m.split("\\R")) {
+            if (!part.isBlank() && !Character.isWhitespace(part.charAt(0))) {
+                sentences.add(part.trim());
             }
         }
-        return sb.toString().replaceAll("\\s+", " ");
+        return sentences.isEmpty() ? m.trim().replaceAll("\\s+", " ") : String.join(": ", sentences);
+    }
+
+    /** The line of the problem mark (the last one SnakeYAML names), else Jackson's location. */
+    private static int line(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        int line = -1;
+        if (m != null) {
+            java.util.regex.Matcher matcher = MARK.matcher(m);
+            while (matcher.find()) {
+                line = Integer.parseInt(matcher.group(1));
+            }
+        }
+        if (line < 0) {
+            line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+        }
+        return Math.max(line, 0);
     }
 
     private static String describe(JsonNode node) {
