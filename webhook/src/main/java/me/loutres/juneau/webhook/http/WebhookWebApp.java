@@ -2,6 +2,8 @@ package me.loutres.juneau.webhook.http;
 
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRegistration;
+import java.util.ArrayList;
+import java.util.List;
 import me.loutres.juneau.webhook.WebhookRuntime;
 
 /**
@@ -21,5 +23,8 @@ public final class WebhookWebApp {
                 new ProbeServlet(runtime.readiness(), runtime.metrics()));
         probes.addMapping(ProbeServlet.HEALTHZ, ProbeServlet.READYZ, ProbeServlet.METRICS);
         probes.setLoadOnStartup(1);
+        List<String> served = new ArrayList<>(runtime.webhookByPath().keySet());
+        served.addAll(List.of(ProbeServlet.HEALTHZ, ProbeServlet.READYZ, ProbeServlet.METRICS));
+        context.addServlet("not-found", new NotFoundServlet(served)).addMapping("/");
     }
 }

@@ -26,6 +26,7 @@ public final class WebhookServer {
     public static final String TLS_LOADED = "TLS material loaded";
 
     private Server jetty;
+    private volatile GracefulHandler graceful;
     private ServerConnector connector;
     private TlsReloader reloader;
     private WebhookRuntime runtime;
@@ -66,7 +67,8 @@ public final class WebhookServer {
         ServletContextHandler context = new ServletContextHandler("/", ServletContextHandler.NO_SESSIONS);
         context.setErrorHandler(HttpsConnectors.quietErrorHandler());
         context.addEventListener(new WebhookContextListener(runtime));
-        jetty.setHandler(new GracefulHandler(context));
+        graceful = new GracefulHandler(context);
+        jetty.setHandler(graceful);
         jetty.setStopTimeout(config.shutdownGrace().toMillis());
         try {
             jetty.start();
@@ -86,6 +88,12 @@ public final class WebhookServer {
     /** The bound port, or -1 when not started. */
     public synchronized int port() {
         return connector == null ? -1 : connector.getLocalPort();
+    }
+
+    /** Requests being handled right now (what a graceful stop waits for). */
+    public long inFlightRequests() {
+        GracefulHandler g = graceful;
+        return g == null ? 0 : g.getCurrentRequestCount();
     }
 
     /** The runtime being served (metrics, readiness), or null when not started. */
@@ -120,6 +128,7 @@ public final class WebhookServer {
             runtime.close();
         }
         jetty = null;
+        graceful = null;
         connector = null;
         reloader = null;
         runtime = null;
