@@ -1,11 +1,14 @@
 package me.loutres.juneau.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackendSummary {
+    @JsonPropertyDescription("Distinct ready, serving, not terminating endpoint addresses.")
     private Integer totalReady;
+    @JsonPropertyDescription("Number of nodes with a local ready backend (the advertisingNodes).")
     private Integer localReadyNodes;
 
     public BackendSummary() {

@@ -1,14 +1,19 @@
 package me.loutres.juneau.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One Service port with its targetPort resolved to a number. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PortStatus {
+    @JsonPropertyDescription("Name of the Service port.")
     private String name;
+    @JsonPropertyDescription("TCP or UDP.")
     private String protocol;
+    @JsonPropertyDescription("The port on the VIP.")
     private Integer port;
+    @JsonPropertyDescription("The backend port, resolved to a number.")
     private Integer targetPort;
 
     public PortStatus() {

@@ -10,6 +10,7 @@ import java.util.Objects;
 /** The controller's view of one Service; {@code vip} + {@code addressPool} are the allocation record of truth. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ServiceLoadBalancerStatus {
+    @JsonPropertyDescription("The metadata.generation this status was computed from.")
     private Long observedGeneration;
     @JsonPropertyDescription("Pending, Allocated, Ready, Degraded or Error.")
     private String phase;
@@ -17,12 +18,15 @@ public class ServiceLoadBalancerStatus {
     private String vip;
     @JsonPropertyDescription("The AddressPool the VIP was taken from.")
     private String addressPool;
+    @JsonPropertyDescription("The Service ports with named targetPorts resolved to numbers, sorted by port then protocol.")
     private List<PortStatus> ports = new ArrayList<>();
     @JsonPropertyDescription("Nodes with a local ready backend, sorted.")
     private List<String> advertisingNodes = new ArrayList<>();
     @JsonPropertyDescription("The single node answering ARP for the VIP (arp networks).")
     private String arpAnnouncingNode;
+    @JsonPropertyDescription("Ready backends of the Service (EndpointSlices).")
     private BackendSummary backendSummary;
+    @JsonPropertyDescription("Allocated and Available conditions, keyed by type.")
     private List<Condition> conditions = new ArrayList<>();
 
     public Long getObservedGeneration() {
