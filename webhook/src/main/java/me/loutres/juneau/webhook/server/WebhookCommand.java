@@ -67,6 +67,7 @@ public final class WebhookCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        WebhookLogging.configureUnlessConfigured();
         WebhookConfig config;
         try {
             config = config();

@@ -1,0 +1,100 @@
+package me.loutres.juneau.webhook.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class InformerClusterViewMockTest {
+    KubernetesClient client;
+
+    @BeforeEach
+    void crds() {
+        for (Class<? extends CustomResource<?, ?>> type : List.of(AddressPool.class, ExternalNetwork.class,
+                ServiceLoadBalancer.class, ARPAdvertisement.class)) {
+            client.apiextensions().v1().customResourceDefinitions()
+                    .resource(CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type).build()).create();
+        }
+    }
+
+    private static AddressPool pool(String name, String cidr) {
+        AddressPool pool = new AddressPool();
+        pool.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        AddressPoolSpec spec = new AddressPoolSpec();
+        spec.setAdvertiseMode("bgp");
+        spec.setAddresses(List.of(cidr));
+        pool.setSpec(spec);
+        return pool;
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the informer cache did not catch up within 20 s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void readsEveryKindFromItsCacheAndFollowsChanges() throws Exception {
+        client.resource(pool("pool-a", "203.0.113.0/28")).create();
+        ExternalNetwork network = new ExternalNetwork();
+        network.setMetadata(new ObjectMetaBuilder().withName("public").build());
+        ExternalNetworkSpec networkSpec = new ExternalNetworkSpec();
+        networkSpec.setType("bgp");
+        networkSpec.setAddressPools(List.of("pool-a"));
+        network.setSpec(networkSpec);
+        client.resource(network).create();
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace("shop").build());
+        client.resource(slb).create();
+        ARPAdvertisement arp = new ARPAdvertisement();
+        arp.setMetadata(new ObjectMetaBuilder().withName("slb-shop-web").build());
+        ARPAdvertisementSpec arpSpec = new ARPAdvertisementSpec();
+        arpSpec.setAddress("198.51.100.10");
+        arp.setSpec(arpSpec);
+        client.resource(arp).create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            assertThat(view.addressPool("pool-a")).hasValueSatisfying(p ->
+                    assertThat(p.getSpec().getAddresses()).containsExactly("203.0.113.0/28"));
+            assertThat(view.addressPool("pool-b")).isEmpty();
+            assertThat(view.externalNetwork("public")).isPresent();
+            assertThat(view.externalNetworks()).hasSize(1);
+            assertThat(view.serviceLoadBalancer("shop", "web")).isPresent();
+            assertThat(view.serviceLoadBalancer("default", "web")).isEmpty();
+            assertThat(view.serviceLoadBalancers()).hasSize(1);
+            assertThat(view.arpAdvertisements()).extracting(a -> a.getSpec().getAddress()).containsExactly("198.51.100.10");
+            assertThat(view.node("node-a")).isPresent();
+            assertThat(view.nodes()).hasSize(1);
+
+            client.resource(pool("pool-b", "203.0.113.16/28")).create();
+            await(() -> view.addressPool("pool-b").isPresent());
+            assertThat(view.addressPools()).hasSize(2);
+
+            client.resources(AddressPool.class).withName("pool-a").delete();
+            await(() -> view.addressPool("pool-a").isEmpty());
+        }
+    }
+}
