@@ -1,0 +1,87 @@
+package me.loutres.juneau.manifests;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** One rendered install (a kustomize build) as a list of objects. */
+record Install(String name, Path dir, List<JsonNode> objects) {
+    static final Path CERT_MANAGER_DIR = Path.of(".");
+    static final Path SELF_SIGNED_DIR = Path.of("overlays", "self-signed");
+    static final ObjectMapper YAML = new YAMLMapper();
+
+    static Install certManager() {
+        return render("cert-manager (kubectl apply -k manifests/)", CERT_MANAGER_DIR);
+    }
+
+    static Install selfSigned() {
+        return render("self-signed (kubectl apply -k manifests/overlays/self-signed)", SELF_SIGNED_DIR);
+    }
+
+    static List<Install> both() {
+        return List.of(certManager(), selfSigned());
+    }
+
+    static Install render(String name, Path dir) {
+        return new Install(name, dir, documents(Kubectl.kustomize(dir)));
+    }
+
+    /** Every non-empty document of a multi-document YAML text. */
+    static List<JsonNode> documents(String yaml) {
+        List<JsonNode> out = new ArrayList<>();
+        try (var parser = new YAMLFactory().createParser(yaml)) {
+            var it = YAML.readValues(parser, JsonNode.class);
+            while (it.hasNext()) {
+                JsonNode n = it.next();
+                if (n != null && !n.isNull() && !n.isMissingNode()) {
+                    out.add(n);
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("unparsable YAML: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    static List<JsonNode> documents(Path file) {
+        try {
+            return documents(Files.readString(file));
+        } catch (IOException e) {
+            throw new AssertionError("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static List<Path> yamlFiles(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    List<JsonNode> ofKind(String kind) {
+        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
+    }
+
+    Optional<JsonNode> find(String kind, String name) {
+        return objects.stream().filter(o -> kind.equals(o.path("kind").asText())
+                && name.equals(o.path("metadata").path("name").asText())).findFirst();
+    }
+
+    JsonNode get(String kind, String name) {
+        return find(kind, name).orElseThrow(() -> new AssertionError(this.name + " renders no " + kind + " " + name));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,180 @@
+package me.loutres.juneau.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import me.loutres.juneau.api.JuneauConstants;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every pod Juneau runs meets the restricted Pod Security Standard and has requests and limits (SPEC §6). */
+class PodSecurityTest {
+    record Pod(String install, String owner, JsonNode spec) {
+        @Override
+        public String toString() {
+            return owner + " in " + install;
+        }
+    }
+
+    /** The pod templates of every Deployment, Job and CronJob of both installs. */
+    static Stream<Pod> pods() {
+        List<Pod> out = new ArrayList<>();
+        for (Install i : Install.both()) {
+            for (JsonNode o : i.objects()) {
+                String kind = o.path("kind").asText();
+                JsonNode template = switch (kind) {
+                    case "Deployment", "Job" -> o.path("spec").path("template");
+                    case "CronJob" -> o.path("spec").path("jobTemplate").path("spec").path("template");
+                    default -> null;
+                };
+                if (template != null) {
+                    out.add(new Pod(i.name(), kind + "/" + o.path("metadata").path("name").asText(), template.path("spec")));
+                }
+            }
+        }
+        assertThat(out).hasSizeGreaterThanOrEqualTo(6);
+        return out.stream();
+    }
+
+    static List<JsonNode> containers(JsonNode pod) {
+        List<JsonNode> out = new ArrayList<>();
+        pod.path("initContainers").forEach(out::add);
+        pod.path("containers").forEach(out::add);
+        return out;
+    }
+
+    @ParameterizedTest
+    @MethodSource("pods")
+    void podRunsAsNonRootWithRuntimeDefaultSeccompAndNoHostAccess(Pod pod) {
+        JsonNode spec = pod.spec();
+        assertThat(spec.path("securityContext").path("runAsNonRoot").asBoolean()).as("%s runAsNonRoot", pod).isTrue();
+        assertThat(spec.path("securityContext").path("runAsUser").asInt()).as("%s runAsUser", pod).isPositive();
+        assertThat(spec.path("securityContext").path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+        for (String host : List.of("hostNetwork", "hostPID", "hostIPC")) {
+            assertThat(spec.path(host).asBoolean(false)).as("%s %s", pod, host).isFalse();
+        }
+        for (JsonNode v : spec.path("volumes")) {
+            assertThat(v.has("hostPath")).as("%s volume %s", pod, v.path("name").asText()).isFalse();
+        }
+        // the token is mounted because each of these pods calls the API, and only there (ServiceAccounts default to false)
+        assertThat(spec.path("automountServiceAccountToken").asBoolean(false)).isTrue();
+        assertThat(spec.path("serviceAccountName").asText()).startsWith("juneau-");
+    }
+
+    @ParameterizedTest
+    @MethodSource("pods")
+    void everyContainerIsLockedDownAndSized(Pod pod) {
+        for (JsonNode c : containers(pod.spec())) {
+            String name = pod + " container " + c.path("name").asText();
+            JsonNode sc = c.path("securityContext");
+            assertThat(sc.path("allowPrivilegeEscalation").asBoolean(true)).as("%s allowPrivilegeEscalation", name).isFalse();
+            assertThat(sc.path("readOnlyRootFilesystem").asBoolean(false)).as("%s readOnlyRootFilesystem", name).isTrue();
+            assertThat(sc.path("runAsNonRoot").asBoolean(false)).as("%s runAsNonRoot", name).isTrue();
+            assertThat(sc.path("privileged").asBoolean(false)).as("%s privileged", name).isFalse();
+            assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("drop"))).as("%s drops", name).containsExactly("ALL");
+            assertThat(sc.path("capabilities").has("add")).as("%s adds capabilities", name).isFalse();
+            assertThat(sc.path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+            for (String kind : List.of("requests", "limits")) {
+                for (String r : List.of("cpu", "memory")) {
+                    assertThat(c.path("resources").path(kind).path(r).asText()).as("%s resources.%s.%s", name, kind, r).isNotEmpty();
+                }
+            }
+            String image = c.path("image").asText();
+            assertThat(image).as("%s image", name).contains(":").doesNotEndWith(":latest");
+            // a read-only root filesystem needs a writable /tmp for the JVM
+            boolean tmp = false;
+            for (JsonNode m : c.path("volumeMounts")) {
+                tmp |= "/tmp".equals(m.path("mountPath").asText());
+            }
+            assertThat(tmp).as("%s mounts an emptyDir at /tmp", name).isTrue();
+        }
+    }
+
+    @Test
+    void serviceAccountsDoNotMountTokensByDefault() {
+        for (Install i : Install.both()) {
+            for (JsonNode sa : i.ofKind("ServiceAccount")) {
+                assertThat(sa.path("automountServiceAccountToken").asBoolean(true))
+                        .as("%s ServiceAccount %s", i, sa.path("metadata").path("name").asText()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void controllerRunsTwoReplicasWithLeaderElection() {
+        for (Install i : Install.both()) {
+            JsonNode d = i.get("Deployment", "juneau-controller");
+            assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2);
+            JsonNode pod = d.path("spec").path("template").path("spec");
+            assertThat(pod.path("serviceAccountName").asText()).isEqualTo("juneau-controller");
+            assertThat(JuneauConstants.DEFAULT_CONTROLLER_USERNAME)
+                    .isEqualTo("system:serviceaccount:" + d.path("metadata").path("namespace").asText() + ":"
+                            + pod.path("serviceAccountName").asText());
+            JsonNode c = pod.path("containers").get(0);
+            assertThat(KustomizeRenderTest.texts(c.path("args"))).contains("--leader-elect");
+            assertThat(c.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
+            assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
+            assertAntiAffinity(pod, "controller");
+        }
+    }
+
+    @Test
+    void webhookRunsTwoReplicasBehindADisruptionBudgetAndIsReadyOnlyWhenServing() {
+        for (Install i : Install.both()) {
+            JsonNode d = i.get("Deployment", "juneau-webhook");
+            assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2);
+            JsonNode labels = d.path("spec").path("template").path("metadata").path("labels");
+            JsonNode pod = d.path("spec").path("template").path("spec");
+            JsonNode c = pod.path("containers").get(0);
+            JsonNode readiness = c.path("readinessProbe").path("httpGet");
+            assertThat(readiness.path("path").asText()).isEqualTo("/readyz");
+            assertThat(readiness.path("scheme").asText()).isEqualTo("HTTPS");
+            assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
+            assertThat(c.path("livenessProbe").path("httpGet").path("scheme").asText()).isEqualTo("HTTPS");
+            assertAntiAffinity(pod, "webhook");
+
+            JsonNode pdb = i.get("PodDisruptionBudget", "juneau-webhook");
+            assertThat(pdb.path("spec").path("minAvailable").asInt()).isEqualTo(1);
+            assertThat(selects(pdb.path("spec").path("selector").path("matchLabels"), labels)).isTrue();
+
+            JsonNode svc = i.get("Service", JuneauConstants.WEBHOOK_SERVICE_NAME);
+            assertThat(selects(svc.path("spec").path("selector"), labels)).isTrue();
+            JsonNode port = svc.path("spec").path("ports").get(0);
+            assertThat(port.path("port").asInt()).isEqualTo(443);
+            String target = port.path("targetPort").asText();
+            boolean found = false;
+            for (JsonNode p : c.path("ports")) {
+                found |= target.equals(p.path("name").asText());
+            }
+            assertThat(found).as("Service targetPort %s names a container port", target).isTrue();
+            assertThat(readiness.path("port").asText()).isEqualTo(target);
+        }
+    }
+
+    private static void assertAntiAffinity(JsonNode pod, String component) {
+        JsonNode terms = pod.path("affinity").path("podAntiAffinity").path("preferredDuringSchedulingIgnoredDuringExecution");
+        assertThat(terms.size()).as("%s anti-affinity", component).isPositive();
+        JsonNode term = terms.get(0).path("podAffinityTerm");
+        assertThat(term.path("topologyKey").asText()).isEqualTo("kubernetes.io/hostname");
+        assertThat(term.path("labelSelector").path("matchLabels").path("app.kubernetes.io/component").asText()).isEqualTo(component);
+    }
+
+    private static boolean selects(JsonNode selector, JsonNode labels) {
+        if (selector.isEmpty()) {
+            return false;
+        }
+        var it = selector.fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            if (!e.getValue().asText().equals(labels.path(e.getKey()).asText(null))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
