@@ -1,0 +1,148 @@
+package me.loutres.juneau.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import me.loutres.juneau.admission.AdmissionEngine;
+import me.loutres.juneau.admission.Endpoint;
+import me.loutres.juneau.api.JuneauConstants;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The webhook configurations call exactly the endpoints the webhook serves (AdmissionEngine.ENDPOINTS), per SPEC §6. */
+class WebhookConfigurationTest {
+    record Hook(String install, String configuration, boolean mutating, JsonNode webhook) {
+        String name() {
+            return webhook.path("name").asText();
+        }
+
+        @Override
+        public String toString() {
+            return name() + " in " + install;
+        }
+    }
+
+    static List<Hook> hooks(Install install) {
+        List<Hook> out = new ArrayList<>();
+        for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+            for (JsonNode c : install.ofKind(kind)) {
+                for (JsonNode w : c.path("webhooks")) {
+                    out.add(new Hook(install.name(), c.path("metadata").path("name").asText(), kind.startsWith("Mutating"), w));
+                }
+            }
+        }
+        return out;
+    }
+
+    static Stream<Hook> allHooks() {
+        return Install.both().stream().flatMap(i -> hooks(i).stream());
+    }
+
+    @Test
+    void everyServedEndpointHasExactlyOneWebhookAndNothingElseIsCalled() {
+        for (Install install : Install.both()) {
+            List<Hook> hooks = hooks(install);
+            assertThat(hooks.stream().map(Hook::name).toList())
+                    .as("webhook names in %s", install)
+                    .containsExactlyInAnyOrderElementsOf(AdmissionEngine.ENDPOINTS.stream().map(Endpoint::webhookName).toList());
+            for (Endpoint e : AdmissionEngine.ENDPOINTS) {
+                Hook h = hooks.stream().filter(x -> x.name().equals(e.webhookName())).findFirst().orElseThrow();
+                assertThat(h.mutating()).as("%s mutating", h).isEqualTo(e.mutating());
+                assertThat(h.configuration()).isEqualTo(e.mutating() ? JuneauConstants.MUTATING_WEBHOOK_CONFIGURATION
+                        : JuneauConstants.VALIDATING_WEBHOOK_CONFIGURATION);
+                JsonNode service = h.webhook().path("clientConfig").path("service");
+                assertThat(service.path("path").asText()).as("%s path", h).isEqualTo(e.path());
+                assertThat(service.path("name").asText()).isEqualTo(JuneauConstants.WEBHOOK_SERVICE_NAME);
+                assertThat(service.path("namespace").asText()).isEqualTo(JuneauConstants.SYSTEM_NAMESPACE);
+                JsonNode svc = install.get("Service", JuneauConstants.WEBHOOK_SERVICE_NAME);
+                assertThat(service.path("port").asInt(443)).isEqualTo(svc.path("spec").path("ports").get(0).path("port").asInt());
+                assertThat(h.webhook().path("clientConfig").has("url")).isFalse();
+                List<String> resources = new ArrayList<>();
+                h.webhook().path("rules").forEach(r -> resources.addAll(KustomizeRenderTest.texts(r.path("resources"))));
+                assertThat(resources).as("%s resources", h).contains(e.resource())
+                        .allSatisfy(r -> assertThat(r.split("/")[0]).isEqualTo(e.resource()));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("allHooks")
+    void failClosedWithoutSideEffectsWithinFiveSecondsOnV1(Hook h) {
+        JsonNode w = h.webhook();
+        assertThat(w.path("failurePolicy").asText()).isEqualTo("Fail");
+        assertThat(w.path("sideEffects").asText()).isEqualTo("None");
+        assertThat(w.path("timeoutSeconds").asInt()).isEqualTo(5);
+        assertThat(KustomizeRenderTest.texts(w.path("admissionReviewVersions"))).containsExactly("v1");
+    }
+
+    @ParameterizedTest
+    @MethodSource("allHooks")
+    void rulesMatchTheCrdsAndTheOperationsEachKindIsCheckedOn(Hook h) {
+        Map<String, JsonNode> crds = new HashMap<>();
+        for (var f : Install.yamlFiles(Crds.COMMITTED)) {
+            for (JsonNode crd : Install.documents(f)) {
+                if ("CustomResourceDefinition".equals(crd.path("kind").asText())) {
+                    crds.put(crd.path("spec").path("names").path("plural").asText(), crd);
+                }
+            }
+        }
+        assertThat(h.webhook().path("rules").size()).isEqualTo(1);
+        JsonNode rule = h.webhook().path("rules").get(0);
+        List<String> resources = KustomizeRenderTest.texts(rule.path("resources"));
+        String resource = resources.get(0);
+        List<String> operations = KustomizeRenderTest.texts(rule.path("operations"));
+        if (resource.equals("services")) {
+            assertThat(KustomizeRenderTest.texts(rule.path("apiGroups"))).containsExactly("");
+            assertThat(KustomizeRenderTest.texts(rule.path("apiVersions"))).containsExactly("v1");
+            assertThat(rule.path("scope").asText()).isEqualTo("Namespaced");
+            assertThat(operations).containsExactlyInAnyOrder("CREATE", "UPDATE");
+            assertThat(resources).containsExactly("services");
+            return;
+        }
+        JsonNode crd = crds.get(resource);
+        assertThat(crd).as("a CRD for %s", resource).isNotNull();
+        assertThat(KustomizeRenderTest.texts(rule.path("apiGroups"))).containsExactly(crd.path("spec").path("group").asText());
+        assertThat(KustomizeRenderTest.texts(rule.path("apiVersions")))
+                .containsExactly(crd.path("spec").path("versions").get(0).path("name").asText());
+        assertThat(rule.path("scope").asText()).isEqualTo(crd.path("spec").path("scope").asText());
+        // DELETE too: pools and networks in use cannot be deleted, and only the controller deletes SLBs/ARPAdvertisements
+        assertThat(operations).containsExactlyInAnyOrder("CREATE", "UPDATE", "DELETE");
+        if (resource.equals(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS) || resource.equals(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS)) {
+            assertThat(resources).containsExactlyInAnyOrder(resource, resource + "/status");
+        } else {
+            assertThat(resources).containsExactly(resource);
+        }
+        assertThat(h.webhook().has("matchConditions")).as("%s reviews every object of its kind", h).isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("allHooks")
+    void onlyManagedServicesReachTheServiceWebhooks(Hook h) {
+        if (!h.name().startsWith("services.")) {
+            return;
+        }
+        JsonNode conditions = h.webhook().path("matchConditions");
+        assertThat(conditions.size()).as("%s matchConditions", h).isEqualTo(1);
+        String cel = conditions.get(0).path("expression").asText();
+        assertThat(cel).contains("object.spec.type == 'LoadBalancer'")
+                .contains("object.spec.loadBalancerClass == '" + JuneauConstants.LOAD_BALANCER_CLASS + "'")
+                // optional fields are tested with has() first, so an unmanaged Service never errors the condition
+                .contains("has(object.spec.loadBalancerClass) &&")
+                // object is null on DELETE: never dereference it there
+                .startsWith("request.operation != 'DELETE' && object != null &&");
+        assertThat(cel.indexOf("has(object.spec.loadBalancerClass)")).isLessThan(cel.indexOf("object.spec.loadBalancerClass =="));
+        assertThat(cel.indexOf("has(object.spec.type)")).isLessThan(cel.indexOf("object.spec.type =="));
+        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", JuneauConstants.LOAD_BALANCER_CLASS), "CREATE")).isTrue();
+        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", "example.com/other"), "CREATE")).isFalse();
+        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", null), "UPDATE")).isFalse();
+        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("ClusterIP", JuneauConstants.LOAD_BALANCER_CLASS), "UPDATE")).isFalse();
+        assertThat(MatchConditions.evaluate(cel, MatchConditions.service(null, null), "CREATE")).isFalse();
+        assertThat(MatchConditions.evaluate(cel, null, "DELETE")).isFalse();
+    }
+}
