@@ -1,0 +1,387 @@
+package me.loutres.juneau.webhook.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLContext;
+import me.loutres.juneau.webhook.TestPki;
+
+/**
+ * HTTPS keep-alive load test of the webhook (BENCHMARKS.md). Starts {@code juneau webhook} as a separate JVM on
+ * loopback with fresh certificates and an offline cluster state, then measures, side by side with the bare TLS+HTTP
+ * baseline {@code GET /healthz}:
+ * <ul>
+ * <li>latency at a fixed open-loop rate (default 1,000 req/s): each request has an intended send time on a fixed
+ * schedule and its latency is measured from that time, so a stall also delays, and is charged to, every request
+ * scheduled behind it (no coordinated omission);</li>
+ * <li>the maximum sustained rate: closed-loop saturation, then an open-loop ladder up to it; the highest rate served
+ * at 99% of its target with p99 under 20 ms is reported.</li>
+ * </ul>
+ * Bounded: every phase has a fixed duration (about 3 minutes in total). Usage: {@code LoadGenerator [--rate R]
+ * [--seconds S] [--quick]}.
+ */
+public final class LoadGenerator {
+    private static final Duration LADDER_STEP = Duration.ofSeconds(8);
+    private static final long P99_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /** One kind of request: its bytes, and how to check an answer. */
+    record Target(String name, byte[] request, int uidOffset) {
+        static Target post(String path, byte[] body) {
+            String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n";
+            byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+            byte[] request = Arrays.copyOf(headBytes, headBytes.length + body.length);
+            System.arraycopy(body, 0, request, headBytes.length, body.length);
+            int uid = indexOf(request, ServiceReview.UID_PLACEHOLDER.getBytes(StandardCharsets.US_ASCII));
+            return new Target("POST " + path, request, uid);
+        }
+
+        static Target get(String path) {
+            return new Target("GET " + path, ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII), -1);
+        }
+    }
+
+    /** What one phase measured. */
+    record Result(String target, String mode, double targetRate, long requests, long errors, double achievedRate,
+                  long[] sortedNanos, long[] sortedSendLagNanos, double serverCpuMicrosPerRequest,
+                  double clientCpuMicrosPerRequest) {
+        long percentile(double p) {
+            return pct(sortedNanos, p);
+        }
+
+        static long pct(long[] sorted, double p) {
+            if (sorted.length == 0) {
+                return 0;
+            }
+            int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+        }
+
+        String row() {
+            return String.format(Locale.ROOT, "| %s | %s | %s | %,.0f | %d | %s | %s | %s | %s | %.0f | %.0f |",
+                    target, mode, targetRate > 0 ? String.format(Locale.ROOT, "%,.0f", targetRate) : "max",
+                    achievedRate, errors, ms(percentile(50)), ms(percentile(99)), ms(percentile(99.9)),
+                    ms(sortedNanos.length == 0 ? 0 : sortedNanos[sortedNanos.length - 1]),
+                    serverCpuMicrosPerRequest, clientCpuMicrosPerRequest);
+        }
+    }
+
+    private final SSLContext tls;
+    private final int port;
+    private final long serverPid;
+
+    private LoadGenerator(SSLContext tls, int port, long serverPid) {
+        this.tls = tls;
+        this.port = port;
+        this.serverPid = serverPid;
+    }
+
+    public static void main(String[] args) throws Exception {
+        double rate = 1000;
+        int seconds = 30;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rate" -> rate = Double.parseDouble(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--quick" -> quick = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: LoadGenerator [--rate R] [--seconds S] [--quick]");
+            }
+        }
+        if (quick) {
+            seconds = 5;
+        }
+        Path dir = Files.createTempDirectory("juneau-webhook-bench");
+        TestPki pki = new TestPki(dir);
+        pki.install();
+        Path state = dir.resolve("cluster-state.yaml");
+        try (InputStream in = LoadGenerator.class.getResourceAsStream("/cluster-state.yaml")) {
+            Files.copy(in, state);
+        }
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"), BenchServer.class.getName(),
+                "--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
+                "--port", Integer.toString(port), "--bind-address", "127.0.0.1", "--cluster-state", state.toString()));
+        Process server = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile()).start();
+        try {
+            LoadGenerator generator = new LoadGenerator(pki.clientContext(), port, server.pid());
+            generator.awaitReady(server);
+            generator.run(rate, seconds, quick);
+        } finally {
+            server.destroy();
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    private void awaitReady(Process server) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the webhook process exited with " + server.exitValue());
+            }
+            try (HttpsConnection c = new HttpsConnection(tls, port)) {
+                if (c.exchange(Target.get("/readyz").request()) == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the webhook was not ready within 60 s");
+    }
+
+    private void run(double rate, int seconds, boolean quick) throws Exception {
+        byte[] body = ServiceReview.json();
+        Target validate = Target.post("/validate/services", body);
+        Target healthz = Target.get("/healthz");
+        Duration phase = Duration.ofSeconds(seconds);
+        System.out.printf(Locale.ROOT, "Service review: %,d bytes; server pid %d; %d cores; %s %s%n", body.length, serverPid,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
+
+        System.out.println("warm-up (JIT) ...");
+        closedLoop(validate, 4, Duration.ofSeconds(quick ? 3 : 15));
+        closedLoop(healthz, 4, Duration.ofSeconds(quick ? 2 : 5));
+
+        List<Result> results = new ArrayList<>();
+        results.add(openLoop(healthz, rate, phase, 4));
+        results.add(openLoop(validate, rate, phase, 4));
+        Result maxHealth = closedLoop(healthz, 8, Duration.ofSeconds(quick ? 3 : 10));
+        Result maxValidate = closedLoop(validate, 8, Duration.ofSeconds(quick ? 3 : 10));
+        results.add(maxHealth);
+        results.add(maxValidate);
+
+        Result bestValidate = ladder(validate, maxValidate.achievedRate(), quick, results);
+        Result bestHealth = ladder(healthz, maxHealth.achievedRate(), quick, results);
+
+        System.out.println();
+        System.out.println("| target | mode | target req/s | achieved req/s | errors | p50 ms | p99 ms | p99.9 ms | max ms | server CPU µs/req | client CPU µs/req |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        results.forEach(r -> System.out.println(r.row()));
+        Result fixedValidate = results.get(1);
+        Result fixedHealth = results.get(0);
+        System.out.println();
+        System.out.printf(Locale.ROOT, "send lag at %,.0f req/s (scheduler overshoot included in the latencies): p50 %s ms, p99 %s ms%n",
+                rate, ms(Result.pct(fixedValidate.sortedSendLagNanos(), 50)), ms(Result.pct(fixedValidate.sortedSendLagNanos(), 99)));
+        System.out.printf(Locale.ROOT, "at %,.0f req/s: validate p99 %s ms vs healthz p99 %s ms (x%.2f); envelope+rules cost p50 %s ms%n",
+                rate, ms(fixedValidate.percentile(99)), ms(fixedHealth.percentile(99)),
+                (double) fixedValidate.percentile(99) / Math.max(1, fixedHealth.percentile(99)),
+                ms(fixedValidate.percentile(50) - fixedHealth.percentile(50)));
+        System.out.printf(Locale.ROOT, "max sustained (open loop, >= 99%% of target, p99 <= 20 ms): validate %s req/s, healthz %s req/s (validate/healthz %.2f)%n",
+                bestValidate == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", bestValidate.targetRate()),
+                bestHealth == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", bestHealth.targetRate()),
+                bestValidate == null || bestHealth == null ? Double.NaN : bestValidate.targetRate() / bestHealth.targetRate());
+    }
+
+    /** Open-loop steps from 60% of the closed-loop maximum up to 110% of it; the last passing step is returned. */
+    private Result ladder(Target target, double closedLoopMax, boolean quick, List<Result> results) throws Exception {
+        Result best = null;
+        double step = Math.max(250, Math.round(closedLoopMax * 0.1 / 250) * 250);
+        double start = Math.max(step, Math.floor(closedLoopMax * 0.6 / step) * step);
+        for (double r = start; r <= closedLoopMax * 1.1 + 1; r += step) {
+            Result result = openLoop(target, r, quick ? Duration.ofSeconds(3) : LADDER_STEP, 16);
+            results.add(result);
+            boolean sustained = result.errors() == 0 && result.achievedRate() >= 0.99 * r
+                    && result.percentile(99) <= P99_BOUND_NANOS;
+            if (!sustained) {
+                break;
+            }
+            best = result;
+        }
+        return best;
+    }
+
+    private Result openLoop(Target target, double rate, Duration duration, int connections) throws Exception {
+        long total = (long) (rate * duration.toNanos() / 1e9);
+        double periodNanos = 1e9 / rate;
+        AtomicLong next = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        long[][] latencies = new long[connections][];
+        long[][] lags = new long[connections][];
+        int[] counts = new int[connections];
+        AtomicLong lastEnd = new AtomicLong();
+        long cpu0 = serverCpuNanos();
+        long client0 = clientCpuNanos();
+        long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < connections; c++) {
+            int me = c;
+            latencies[c] = new long[(int) total];
+            lags[c] = new long[(int) total];
+            threads.add(new Thread(() -> {
+                try (HttpsConnection conn = new HttpsConnection(tls, port)) {
+                    byte[] request = target.request().clone();
+                    long i;
+                    while ((i = next.getAndIncrement()) < total) {
+                        long intended = t0 + (long) (i * periodNanos);
+                        long now;
+                        while ((now = System.nanoTime()) < intended) {
+                            LockSupport.parkNanos(intended - now);
+                        }
+                        if (!send(conn, target, request, i)) {
+                            errors.incrementAndGet();
+                        }
+                        long end = System.nanoTime();
+                        latencies[me][counts[me]] = end - intended;
+                        lags[me][counts[me]++] = now - intended;
+                        lastEnd.accumulateAndGet(end, Math::max);
+                    }
+                } catch (IOException e) {
+                    errors.incrementAndGet();
+                }
+            }, "load-" + me));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        long requests = Arrays.stream(counts).sum();
+        double seconds = (lastEnd.get() - t0) / 1e9;
+        return new Result(target.name(), "open " + connections + " conn", rate, requests, errors.get(),
+                requests / seconds, merge(latencies, counts), merge(lags, counts),
+                (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests), (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests));
+    }
+
+    private Result closedLoop(Target target, int connections, Duration duration) throws Exception {
+        AtomicLong errors = new AtomicLong();
+        long[][] latencies = new long[connections][];
+        int[] counts = new int[connections];
+        long cpu0 = serverCpuNanos();
+        long client0 = clientCpuNanos();
+        long start = System.nanoTime();
+        long deadline = start + duration.toNanos();
+        AtomicLong seq = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < connections; c++) {
+            int me = c;
+            latencies[c] = new long[1 << 16];
+            threads.add(new Thread(() -> {
+                try (HttpsConnection conn = new HttpsConnection(tls, port)) {
+                    byte[] request = target.request().clone();
+                    long begin;
+                    while ((begin = System.nanoTime()) < deadline) {
+                        if (!send(conn, target, request, seq.getAndIncrement())) {
+                            errors.incrementAndGet();
+                        }
+                        if (counts[me] == latencies[me].length) {
+                            latencies[me] = Arrays.copyOf(latencies[me], latencies[me].length * 2);
+                        }
+                        latencies[me][counts[me]++] = System.nanoTime() - begin;
+                    }
+                } catch (IOException e) {
+                    errors.incrementAndGet();
+                }
+            }, "load-" + me));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        long requests = Arrays.stream(counts).sum();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Result(target.name(), "closed " + connections + " conn", 0, requests, errors.get(), requests / seconds,
+                merge(latencies, counts), new long[0],
+                (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests), (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests));
+    }
+
+    /** One exchange; true when the answer is a 200 that echoes this request's uid. */
+    private static boolean send(HttpsConnection conn, Target target, byte[] request, long sequence) {
+        try {
+            if (target.uidOffset() >= 0) {
+                writeUid(request, target.uidOffset(), sequence);
+            }
+            int status = conn.exchange(request);
+            if (status != 200) {
+                return false;
+            }
+            if (target.uidOffset() >= 0) {
+                byte[] buf = conn.buffer();
+                int at = indexOf(buf, conn.bodyStart, conn.bodyStart + conn.bodyLength,
+                        "\"uid\":\"".getBytes(StandardCharsets.US_ASCII));
+                return at >= 0 && Arrays.equals(buf, at + 7, at + 7 + 36, request, target.uidOffset(), target.uidOffset() + 36)
+                        && indexOf(buf, conn.bodyStart, conn.bodyStart + conn.bodyLength,
+                        "\"allowed\":true".getBytes(StandardCharsets.US_ASCII)) >= 0;
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Last 12 hex digits of the uid = the sequence number, so every request carries its own uid. */
+    private static void writeUid(byte[] request, int offset, long sequence) {
+        long v = sequence;
+        for (int i = offset + 35; i >= offset + 24; i--) {
+            request[i] = (byte) "0123456789abcdef".charAt((int) (v & 0xf));
+            v >>>= 4;
+        }
+    }
+
+    static int indexOf(byte[] data, byte[] pattern) {
+        return indexOf(data, 0, data.length, pattern);
+    }
+
+    static int indexOf(byte[] data, int from, int to, byte[] pattern) {
+        outer:
+        for (int i = from; i + pattern.length <= to; i++) {
+            for (int j = 0; j < pattern.length; j++) {
+                if (data[i + j] != pattern[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private static long[] merge(long[][] perThread, int[] counts) {
+        long[] all = new long[Arrays.stream(counts).sum()];
+        int at = 0;
+        for (int c = 0; c < perThread.length; c++) {
+            System.arraycopy(perThread[c], 0, all, at, counts[c]);
+            at += counts[c];
+        }
+        Arrays.sort(all);
+        return all;
+    }
+
+    /** utime + stime of the server process from /proc (clock ticks of 10 ms). */
+    private long serverCpuNanos() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(serverPid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private static long clientCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}
