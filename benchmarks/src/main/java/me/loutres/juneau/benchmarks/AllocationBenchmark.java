@@ -25,12 +25,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One allocate + release pair in a /8 pool (16,777,214 usable addresses) with 1,000,000 addresses in use, for
- * Juneau's {@link Allocator} and two linear-scan baselines, on three layouts of the used addresses:
+ * Juneau's {@link Allocator} and two linear-scan baselines (parameter {@code inUse} changes the 1,000,000), on
+ * three layouts of the used addresses:
  * <ul>
  *   <li>{@code packed}: the lowest 1,000,000 usable addresses are used; the first hole is right above them
  *       (what first-fit produces without churn; the worst case for a scan).</li>
- *   <li>{@code holes}: as packed, then 1,000 random addresses among them released (churn); the lowest hole is
- *       around position 1,000.</li>
+ *   <li>{@code holes}: as packed, then 1,000 random addresses among them released (churn; 1% of inUse when
+ *       smaller); the lowest hole is around position 1,000.</li>
  *   <li>{@code fragmented}: every other address of the lowest 2,000,000 is used; a scan finds a hole at once,
  *       while the free intervals are at their most numerous (the worst case for Juneau's structure).</li>
  * </ul>
@@ -42,12 +43,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class AllocationBenchmark {
-    static final int IN_USE = 1_000_000;
     static final String POOL = "big";
     static final List<String> ORDER = List.of(POOL);
 
     @Param({"packed", "holes", "fragmented"})
     public String layout;
+
+    /** Addresses in use; 1,000,000 by default, fewer to show how each cost grows with it. */
+    @Param({"1000000"})
+    public int inUse;
 
     private Allocator juneau;
     private NaiveLinearAllocator naive;
@@ -71,34 +75,35 @@ public class AllocationBenchmark {
         }
         juneau.restore(records);
         juneau.upsertPool(POOL, "bgp", List.of(slash8));
-        if (juneau.usage(POOL).allocated() != IN_USE) {
+        if (juneau.usage(POOL).allocated() != inUse) {
             throw new IllegalStateException("setup: " + juneau.usage(POOL));
         }
     }
 
     private List<Long> usedAddresses(long first) {
-        List<Long> used = new ArrayList<>(IN_USE);
+        List<Long> used = new ArrayList<>(inUse);
+        int holes = Math.min(1_000, inUse / 100);
         switch (layout) {
             case "packed" -> {
-                for (int i = 0; i < IN_USE; i++) {
+                for (int i = 0; i < inUse; i++) {
                     used.add(first + i);
                 }
             }
             case "holes" -> {
-                // 1,001,000 packed, then 1,000 random ones freed: still exactly 1,000,000 in use
+                // inUse + 1,000 packed, then 1,000 random ones freed: still exactly inUse in use
                 Random random = new Random(42);
                 java.util.BitSet freed = new java.util.BitSet();
-                while (freed.cardinality() < 1_000) {
-                    freed.set(random.nextInt(IN_USE + 1_000));
+                while (freed.cardinality() < holes) {
+                    freed.set(random.nextInt(inUse + holes));
                 }
-                for (int i = 0; i < IN_USE + 1_000; i++) {
+                for (int i = 0; i < inUse + holes; i++) {
                     if (!freed.get(i)) {
                         used.add(first + i);
                     }
                 }
             }
             case "fragmented" -> {
-                for (int i = 0; i < IN_USE; i++) {
+                for (int i = 0; i < inUse; i++) {
                     used.add(first + 2L * i);
                 }
             }

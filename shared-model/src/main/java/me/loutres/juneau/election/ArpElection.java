@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.function.ToLongBiFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Chooses the single node that answers ARP for a VIP (SPEC §3.4): sticky, otherwise rendezvous hashing.
@@ -22,12 +23,18 @@ public final class ArpElection {
      * @return the elected node, empty when there is none
      */
     public static Optional<String> elect(String vip, Collection<String> nodes, String current) {
-        return elect(vip, nodes, current, ArpElection::score);
+        // the vip part of the hash is the same for every node: compute it once per election
+        long vipHash = hashVip(vip);
+        return elect(nodes, current, node -> extend(vipHash, node));
     }
 
     /** {@link #elect} with the score as a parameter, so tests can force ties. */
     static Optional<String> elect(String vip, Collection<String> nodes, String current,
             ToLongBiFunction<String, String> scoring) {
+        return elect(nodes, current, node -> scoring.applyAsLong(vip, node));
+    }
+
+    private static Optional<String> elect(Collection<String> nodes, String current, ToLongFunction<String> scoring) {
         if (nodes == null || nodes.isEmpty()) {
             return Optional.empty();
         }
@@ -41,7 +48,7 @@ public final class ArpElection {
             if (node == null) {
                 continue;
             }
-            long s = scoring.applyAsLong(vip, node);
+            long s = scoring.applyAsLong(node);
             if (best == null) {
                 best = node;
                 bestScore = s;
@@ -58,13 +65,27 @@ public final class ArpElection {
 
     /** FNV-1a 64-bit over UTF-8(vip) ‖ 0x00 ‖ UTF-8(node); compare the result as unsigned. */
     public static long score(String vip, String node) {
-        long h = FNV_OFFSET_BASIS;
-        for (byte b : vip.getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xFF)) * FNV_PRIME;
-        }
-        h = (h ^ 0) * FNV_PRIME;
-        for (byte b : node.getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xFF)) * FNV_PRIME;
+        return extend(hashVip(vip), node);
+    }
+
+    /** FNV-1a state after UTF-8(vip) ‖ 0x00. */
+    static long hashVip(String vip) {
+        return extend(FNV_OFFSET_BASIS, vip) * FNV_PRIME; // (h ^ 0x00) * prime
+    }
+
+    /** Continues FNV-1a with UTF-8(text), without encoding ASCII text (node names and VIPs) into a new array. */
+    static long extend(long hash, String text) {
+        long h = hash;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                // the chars before i are ASCII, so i starts a code point: encode only the rest
+                for (byte b : text.substring(i).getBytes(StandardCharsets.UTF_8)) {
+                    h = (h ^ (b & 0xFF)) * FNV_PRIME;
+                }
+                return h;
+            }
+            h = (h ^ c) * FNV_PRIME;
         }
         return h;
     }

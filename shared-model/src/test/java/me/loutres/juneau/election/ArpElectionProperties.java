@@ -30,6 +30,11 @@ class ArpElectionProperties {
                 .map(o -> o.get(0) + "." + o.get(1) + "." + o.get(2) + "." + o.get(3));
     }
 
+    @Property(tries = 300)
+    void scoreIsFnv1aOfTheUtf8Bytes(@ForAll String vip, @ForAll String node) {
+        assertThat(ArpElection.score(vip, node)).isEqualTo(ArpElectionTest.reference(vip, node));
+    }
+
     @Property(tries = 200)
     void independentOfInputOrder(@ForAll("vips") String vip, @ForAll("nodes") Set<String> nodes,
             @ForAll long seed) {

@@ -41,7 +41,7 @@ class ArpElectionTest {
     }
 
     /** FNV-1a 64 computed independently with arbitrary-precision arithmetic modulo 2^64. */
-    private static long reference(String vip, String node) {
+    static long reference(String vip, String node) {
         BigInteger mod = BigInteger.ONE.shiftLeft(64);
         BigInteger h = new BigInteger("cbf29ce484222325", 16);
         BigInteger prime = new BigInteger("100000001b3", 16);
