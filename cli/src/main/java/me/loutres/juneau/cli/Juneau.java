@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
         subcommands = {
                 Juneau.Demo.class,
                 Juneau.Up.class,
-                Juneau.Validate.class,
-                Juneau.Plan.class,
+                me.loutres.juneau.cli.validate.ValidateCommand.class,
+                me.loutres.juneau.cli.plan.PlanCommand.class,
                 me.loutres.juneau.webhook.server.WebhookCommand.class,
                 me.loutres.juneau.controller.ControllerCommand.class,
                 me.loutres.juneau.certs.CertsCommand.class,
@@ -64,20 +64,6 @@ public final class Juneau implements Callable<Integer> {
     static final class Up extends NotYetAvailable {
         String what() {
             return "up";
-        }
-    }
-
-    @Command(name = "validate", description = "Validate manifests offline with the webhook's rules.")
-    static final class Validate extends NotYetAvailable {
-        String what() {
-            return "validate";
-        }
-    }
-
-    @Command(name = "plan", description = "Capacity planning: pools and nodes for a number of VIPs.")
-    static final class Plan extends NotYetAvailable {
-        String what() {
-            return "plan";
         }
     }
 }

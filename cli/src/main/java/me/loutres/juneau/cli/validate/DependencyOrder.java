@@ -1,0 +1,32 @@
+package me.loutres.juneau.cli.validate;
+
+import java.util.Comparator;
+import java.util.List;
+import me.loutres.juneau.api.JuneauConstants;
+
+/**
+ * The order a cluster sees objects created in: kinds without Juneau rules first (Namespaces and the like), then
+ * AddressPool, ExternalNetwork, Node, ServiceLoadBalancer, ARPAdvertisement, Service; file order within a kind.
+ */
+final class DependencyOrder {
+    private static final List<String> ORDER = List.of(
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK,
+            "/Node",
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT,
+            "/Service");
+
+    private DependencyOrder() {
+    }
+
+    static int rank(ManifestObject o) {
+        return ORDER.indexOf(o.group() + "/" + o.kind()) + 1; // other kinds: 0
+    }
+
+    static List<ManifestObject> sort(List<ManifestObject> objects) {
+        return objects.stream()
+                .sorted(Comparator.comparingInt(DependencyOrder::rank).thenComparingInt(ManifestObject::order))
+                .toList();
+    }
+}

@@ -1,0 +1,58 @@
+package me.loutres.juneau.cli.validate;
+
+import java.util.List;
+
+/**
+ * What the cluster would answer for one object.
+ *
+ * @param operation CREATE, or UPDATE when the object already exists (cluster state or an earlier manifest)
+ * @param accepted  false when a webhook denied it (or its kind does not exist in the API group)
+ * @param checked   false for kinds Juneau has no rules for (passed through, counted as accepted)
+ * @param webhook   the webhook that denied it, null otherwise
+ * @param message   the denial message, null when accepted
+ * @param warnings  admission warnings, in the order the webhooks gave them
+ * @param forecast  for an accepted managed Service: the VIP it would get or why not; null otherwise
+ */
+public record Outcome(ManifestObject object, String operation, boolean accepted, boolean checked, String webhook,
+                      String message, List<String> warnings, VipForecast forecast) {
+
+    /** The line kubectl would print for a denial; for an unknown kind, kubectl's mapping error. */
+    public String errorLine() {
+        if (accepted) {
+            return null;
+        }
+        if (webhook == null) {
+            return "error: resource mapping not found for name: \"" + object.name() + "\" namespace: \""
+                    + object.namespace() + "\" from \"" + object.file() + "\": " + message;
+        }
+        return "Error from server (Forbidden): error when " + ("UPDATE".equals(operation) ? "replacing" : "creating")
+                + " \"" + object.file() + "\": admission webhook \"" + webhook + "\" denied the request: " + message;
+    }
+
+    /** The verb kubectl prints for an accepted object. */
+    public String verb() {
+        return "UPDATE".equals(operation) ? "configured" : "created";
+    }
+
+    /**
+     * The VIP a managed Service would get.
+     *
+     * @param phase   Allocated, Pending or Error (the ServiceLoadBalancer phase it would start in)
+     * @param reason  the Allocated condition's reason
+     * @param vip     the address, null unless allocated
+     * @param pool    the AddressPool of the address, null unless allocated
+     * @param message what happened and what to do
+     */
+    public record VipForecast(String phase, String reason, String vip, String pool, String network, String message) {
+        public boolean allocated() {
+            return vip != null;
+        }
+
+        public String describe() {
+            if (allocated()) {
+                return "VIP " + vip + " from AddressPool " + pool + " (ExternalNetwork " + network + ")";
+            }
+            return "would stay " + phase + " (" + reason + "): " + message;
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package me.loutres.juneau.cli.validate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GroupVersionKind;
+import io.fabric8.kubernetes.api.model.GroupVersionResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import me.loutres.juneau.admission.AdmissionEngine;
+import me.loutres.juneau.admission.Endpoint;
+import me.loutres.juneau.admission.JsonPatch;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.view.KubeObjects;
+import me.loutres.juneau.view.SnapshotClusterView;
+import me.loutres.juneau.view.UnreadableObjectException;
+
+/**
+ * Plays manifests against a simulated cluster the way the API server would admit them: dependency order, the
+ * mutating webhook then the validating one, each accepted object joining the cluster for the objects after it.
+ */
+public final class Validation {
+    /** Namespaced kinds we place in "default" when the manifest names none, as kubectl with a default context. */
+    private static final Set<String> NAMESPACED = Set.of("/Service",
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER);
+    private static final Set<String> CLUSTER_SCOPED = Set.of("/Node",
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT);
+    public static final String DEFAULT_NAMESPACE = "default";
+
+    private final AdmissionCall call;
+    private final String user;
+    private SnapshotClusterView view;
+    private final VipSimulation vips = new VipSimulation();
+    private int uid;
+
+    public Validation(AdmissionCall call, SnapshotClusterView initial, String user) {
+        this.call = call;
+        this.view = initial;
+        this.user = user;
+    }
+
+    /** The rules engine in this process. */
+    public static AdmissionCall inProcess(AdmissionEngine engine) {
+        return (endpoint, request, view) -> engine.review(endpoint.path(), request, view);
+    }
+
+    /** The simulated cluster as it is now (after the objects accepted so far). */
+    public SnapshotClusterView view() {
+        return view;
+    }
+
+    /** Every object's outcome, in the order the cluster would see them. */
+    public List<Outcome> run(List<ManifestObject> objects) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (ManifestObject o : DependencyOrder.sort(objects)) {
+            outcomes.add(review(o));
+        }
+        return outcomes;
+    }
+
+    Outcome review(ManifestObject o) {
+        String groupKind = o.group() + "/" + o.kind();
+        boolean ours = JuneauConstants.GROUP.equals(o.group());
+        Optional<String> resource = AdmissionEngine.resourceOf(o.group(), o.kind());
+        String version = o.apiVersion().substring(o.apiVersion().indexOf('/') + 1);
+        if (ours && (resource.isEmpty() || !JuneauConstants.VERSION.equals(version))) {
+            return new Outcome(o, "CREATE", false, true, null, "no matches for kind \"" + o.kind() + "\" in version \""
+                    + o.apiVersion() + "\"; ensure CRDs are installed first (known kinds of " + JuneauConstants.API_VERSION
+                    + ": AddressPool, ExternalNetwork, ServiceLoadBalancer, ARPAdvertisement)", List.of(), null);
+        }
+        ObjectNode object = KubeObjects.copy(o.content());
+        String namespace = placeNamespace(object, groupKind);
+        Optional<HasMetadata> existing = view.find(o.group(), o.kind(), namespace.isEmpty() ? null : namespace, o.name());
+        JsonNode old = existing.map(KubeObjects::tree).orElse(null);
+        String operation = old == null ? "CREATE" : "UPDATE";
+        if (resource.isEmpty()) {
+            return passThrough(o, operation, object);
+        }
+        if (old == null) {
+            object.remove("status"); // dropped by the API server for kinds with a status subresource
+        } else {
+            keepServerFields(object, old);
+        }
+        if ("/Service".equals(groupKind)) {
+            defaultTrafficPolicy(object, old);
+        }
+        List<String> warnings = new ArrayList<>();
+        JsonNode current = object;
+        for (Endpoint endpoint : AdmissionEngine.endpointsFor(resource.get())) {
+            AdmissionRequest request = request(endpoint, operation, o, namespace, current, old);
+            AdmissionResponse response = call.review(endpoint, request, view);
+            if (response.getWarnings() != null) {
+                warnings.addAll(response.getWarnings());
+            }
+            if (!Boolean.TRUE.equals(response.getAllowed())) {
+                String message = response.getStatus() == null || response.getStatus().getMessage() == null
+                        ? "denied without a message" : response.getStatus().getMessage();
+                return new Outcome(o, operation, false, true, endpoint.webhookName(), message, warnings, null);
+            }
+            if (response.getPatch() != null) {
+                current = JsonPatch.apply(current, response.getPatch());
+            }
+        }
+        HasMetadata admitted;
+        try {
+            admitted = KubeObjects.toObject(current);
+        } catch (UnreadableObjectException e) {
+            return new Outcome(o, operation, false, true, null, e.getMessage(), warnings, null);
+        }
+        view = view.with(admitted);
+        Outcome.VipForecast forecast = null;
+        if (admitted instanceof Service service && JuneauConstants.isManaged(service.getSpec() == null ? null
+                : service.getSpec().getType(), service.getSpec() == null ? null : service.getSpec().getLoadBalancerClass())) {
+            forecast = vips.allocate(service, view);
+        }
+        return new Outcome(o, operation, true, true, null, null, warnings, forecast);
+    }
+
+    private Outcome passThrough(ManifestObject o, String operation, ObjectNode object) {
+        try {
+            view = view.with(KubeObjects.toObject(object));
+        } catch (UnreadableObjectException e) {
+            // a Node the view cannot read: the API server would refuse it for the same reason
+            return new Outcome(o, operation, false, false, null, e.getMessage(), List.of(), null);
+        }
+        return new Outcome(o, operation, true, false, null, null, List.of(), null);
+    }
+
+    /** Places namespaced objects in "default" when unset, and drops a namespace from cluster-scoped ones. */
+    private static String placeNamespace(ObjectNode object, String groupKind) {
+        ObjectNode meta = (ObjectNode) object.get("metadata");
+        if (CLUSTER_SCOPED.contains(groupKind)) {
+            meta.remove("namespace");
+            return "";
+        }
+        String ns = meta.path("namespace").asText("");
+        if (ns.isEmpty() && NAMESPACED.contains(groupKind)) {
+            meta.put("namespace", DEFAULT_NAMESPACE);
+            return DEFAULT_NAMESPACE;
+        }
+        return ns;
+    }
+
+    /** An apply keeps what the server owns: identity, finalizers and owners when not written, and the status. */
+    private static void keepServerFields(ObjectNode object, JsonNode old) {
+        ObjectNode meta = (ObjectNode) object.get("metadata");
+        JsonNode oldMeta = old.path("metadata");
+        for (String field : List.of("uid", "resourceVersion", "creationTimestamp", "generation", "deletionTimestamp")) {
+            if (oldMeta.has(field)) {
+                meta.set(field, oldMeta.get(field));
+            }
+        }
+        for (String field : List.of("finalizers", "ownerReferences")) {
+            if (!meta.has(field) && oldMeta.has(field)) {
+                meta.set(field, oldMeta.get(field));
+            }
+        }
+        object.remove("status");
+        if (old.has("status")) {
+            object.set("status", old.get("status"));
+        }
+    }
+
+    /** The API server defaults an omitted policy before admission: Cluster for a new LoadBalancer Service. */
+    private static void defaultTrafficPolicy(ObjectNode object, JsonNode old) {
+        JsonNode spec = object.get("spec");
+        if (!(spec instanceof ObjectNode s) || s.hasNonNull("externalTrafficPolicy")) {
+            return;
+        }
+        String type = s.path("type").asText("");
+        if (!"LoadBalancer".equals(type) && !"NodePort".equals(type)) {
+            return;
+        }
+        String previous = old == null ? null : old.path("spec").path("externalTrafficPolicy").asText(null);
+        s.put("externalTrafficPolicy", previous != null ? previous : "Cluster");
+    }
+
+    private AdmissionRequest request(Endpoint endpoint, String operation, ManifestObject o, String namespace,
+            JsonNode object, JsonNode old) {
+        String version = o.apiVersion().substring(o.apiVersion().indexOf('/') + 1);
+        AdmissionRequest r = new AdmissionRequest();
+        r.setUid("juneau-validate-" + (++uid));
+        GroupVersionKind kind = new GroupVersionKind(o.group(), o.kind(), version);
+        GroupVersionResource res = new GroupVersionResource(o.group(), endpoint.resource(), version);
+        r.setKind(kind);
+        r.setRequestKind(kind);
+        r.setResource(res);
+        r.setRequestResource(res);
+        r.setName(o.name());
+        if (!namespace.isEmpty()) {
+            r.setNamespace(namespace);
+        }
+        r.setOperation(operation);
+        UserInfo userInfo = new UserInfo();
+        userInfo.setUsername(user);
+        userInfo.setGroups(List.of("system:authenticated"));
+        r.setUserInfo(userInfo);
+        r.setObject(KubeObjects.mapper().convertValue(object, Map.class));
+        if (old != null) {
+            r.setOldObject(KubeObjects.mapper().convertValue(old, Map.class));
+        }
+        r.setDryRun(true);
+        Map<String, Object> options = new LinkedHashMap<>();
+        options.put("apiVersion", "meta.k8s.io/v1");
+        options.put("kind", "CREATE".equals(operation) ? "CreateOptions" : "UpdateOptions");
+        options.put("dryRun", List.of("All"));
+        options.put("fieldManager", "juneau-validate");
+        r.setOptions(options);
+        return r;
+    }
+}

@@ -1,0 +1,124 @@
+package me.loutres.juneau.cli.validate;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.Service;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import me.loutres.juneau.allocation.AllocationRecord;
+import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.NetworkResolution;
+import me.loutres.juneau.allocation.NetworkResolver;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.status.Messages;
+import me.loutres.juneau.view.ClusterView;
+
+/**
+ * What the controller would allocate (SPEC §3.1-§3.2), with the controller's own pieces: the network resolution,
+ * then the allocator in the network's pool order, after the VIPs already recorded in ServiceLoadBalancer statuses
+ * were restored, with node InternalIPs kept out of arp pools.
+ */
+final class VipSimulation {
+    private final Allocator allocator = new Allocator();
+    private boolean restored;
+
+    /** The forecast for one accepted managed Service; the allocation is kept for the Services after it. */
+    Outcome.VipForecast allocate(Service service, ClusterView view) {
+        syncPools(view);
+        if (!restored) {
+            allocator.restore(records(view));
+            restored = true;
+        }
+        Map<String, String> annotations = service.getMetadata().getAnnotations() == null ? Map.of()
+                : service.getMetadata().getAnnotations();
+        String network = trim(annotations.get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK));
+        String requested = trim(annotations.get(JuneauConstants.ANNOTATION_REQUESTED_IP));
+        NetworkResolution resolution = NetworkResolver.resolve(network,
+                network == null ? null : view.externalNetwork(network).orElse(null),
+                name -> view.addressPool(name).orElse(null));
+        if (resolution instanceof NetworkResolution.Unavailable u) {
+            return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE,
+                    null, null, network, u.message());
+        }
+        NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
+        List<String> order = usable.pools().stream().map(p -> p.getMetadata().getName()).toList();
+        OptionalLong ip = requested == null || requested.isEmpty() || !Ipv4.isValid(requested) ? OptionalLong.empty()
+                : OptionalLong.of(Ipv4.parse(requested));
+        String owner = service.getMetadata().getNamespace() + "/" + service.getMetadata().getName();
+        AllocationResult result = allocator.allocate(owner, order, ip);
+        if (result instanceof AllocationResult.Allocated a) {
+            return new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
+                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool()));
+        }
+        if (result instanceof AllocationResult.Exhausted e) {
+            return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_POOL_EXHAUSTED,
+                    null, null, network, Messages.exhausted(network, e.pools()));
+        }
+        if (result instanceof AllocationResult.RequestedInUse r) {
+            return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_REQUESTED_IP_IN_USE,
+                    null, null, network, Messages.requestedInUse(Ipv4.format(r.address()), r.holder()));
+        }
+        AllocationResult.RequestedOutsidePools o = (AllocationResult.RequestedOutsidePools) result;
+        return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, JuneauConstants.REASON_INVALID_CONFIG,
+                null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
+    }
+
+    private void syncPools(ClusterView view) {
+        for (AddressPool pool : view.addressPools()) {
+            if (pool.getSpec() == null) {
+                continue;
+            }
+            List<PoolEntry> entries = new ArrayList<>();
+            for (String text : pool.getSpec().getAddresses() == null ? List.<String>of() : pool.getSpec().getAddresses()) {
+                try {
+                    entries.add(PoolEntry.parse(pool.getSpec().getAdvertiseMode(), text));
+                } catch (InvalidAddressException e) {
+                    // an entry the pool's webhook refused offers no address, as in the controller
+                }
+            }
+            allocator.upsertPool(pool.getMetadata().getName(), pool.getSpec().getAdvertiseMode(), entries);
+        }
+        Set<Long> nodeIps = new HashSet<>();
+        for (Node node : view.nodes()) {
+            if (node.getStatus() != null && node.getStatus().getAddresses() != null) {
+                for (NodeAddress a : node.getStatus().getAddresses()) {
+                    if ("InternalIP".equals(a.getType()) && Ipv4.isValid(a.getAddress())) {
+                        nodeIps.add(Ipv4.parse(a.getAddress()));
+                    }
+                }
+            }
+        }
+        allocator.setExcludedAddresses(nodeIps);
+    }
+
+    /** The allocation records of truth: status.vip + status.addressPool, oldest ServiceLoadBalancer first. */
+    static List<AllocationRecord> records(ClusterView view) {
+        List<ServiceLoadBalancer> slbs = new ArrayList<>(view.serviceLoadBalancers());
+        slbs.sort(Comparator.comparing((ServiceLoadBalancer s) -> s.getMetadata().getCreationTimestamp() == null ? ""
+                : s.getMetadata().getCreationTimestamp()).thenComparing(s -> s.getMetadata().getNamespace() + "/" + s.getMetadata().getName()));
+        List<AllocationRecord> records = new ArrayList<>();
+        for (ServiceLoadBalancer slb : slbs) {
+            if (slb.getStatus() == null || slb.getStatus().getVip() == null || !Ipv4.isValid(slb.getStatus().getVip())) {
+                continue;
+            }
+            records.add(new AllocationRecord(slb.getMetadata().getNamespace() + "/" + slb.getMetadata().getName(),
+                    slb.getStatus().getAddressPool(), Ipv4.parse(slb.getStatus().getVip())));
+        }
+        return records;
+    }
+
+    private static String trim(String s) {
+        return s == null ? null : s.trim();
+    }
+}
