@@ -116,7 +116,12 @@ class PodSecurityTest {
                     .isEqualTo("system:serviceaccount:" + d.path("metadata").path("namespace").asText() + ":"
                             + pod.path("serviceAccountName").asText());
             JsonNode c = pod.path("containers").get(0);
-            assertThat(KustomizeRenderTest.texts(c.path("args"))).contains("--leader-elect");
+            // the Lease lives where the Role for leases is granted, and each replica has its own identity
+            String ns = i.get("Role", "juneau-controller-leader-election").path("metadata").path("namespace").asText();
+            assertThat(ns).isEqualTo(JuneauConstants.SYSTEM_NAMESPACE);
+            assertThat(KustomizeRenderTest.texts(c.path("args"))).contains("--namespace=$(POD_NAMESPACE)",
+                    "--lease-name=juneau-controller", "--identity=$(POD_NAME)");
+            assertThat(c.path("env").findValuesAsText("fieldPath")).contains("metadata.name", "metadata.namespace");
             assertThat(c.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
             assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
             assertAntiAffinity(pod, "controller");

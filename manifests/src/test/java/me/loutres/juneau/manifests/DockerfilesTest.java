@@ -1,0 +1,109 @@
+package me.loutres.juneau.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Dockerfiles cannot be built here (no Docker engine), so check what can be checked: a JRE base, a non-root
+ * numeric user equal to the pods' runAsUser, the jars Maven really produces, the subcommand each image runs, and
+ * that the manifests use the image each Dockerfile says it builds.
+ */
+class DockerfilesTest {
+    static final Path ROOT = Path.of("..");
+
+    static String dockerfile(String part) throws IOException {
+        Path f = ROOT.resolve(part).resolve("Dockerfile");
+        assertThat(f).as("a Dockerfile for %s", part).exists();
+        return Files.readString(f);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"controller", "webhook", "certs"})
+    void simpleNonRootJreImageRunningItsSubcommand(String part) throws IOException {
+        String text = dockerfile(part);
+        List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(lines.get(0)).matches("FROM eclipse-temurin:17-jre");
+        assertThat(lines.stream().filter(l -> l.startsWith("FROM"))).hasSize(1);
+        assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"));
+
+        Matcher user = Pattern.compile("(?m)^USER (\\d+):(\\d+)$").matcher(text);
+        assertThat(user.find()).as("%s has a numeric USER", part).isTrue();
+        int uid = Integer.parseInt(user.group(1));
+        assertThat(uid).isPositive();
+        for (Install i : Install.both()) {
+            for (JsonNode pod : pods(i, part)) {
+                assertThat(pod.path("securityContext").path("runAsUser").asInt()).as("%s runAsUser in %s", part, i).isEqualTo(uid);
+            }
+        }
+
+        assertThat(lines).contains("COPY cli/target/lib/ /opt/juneau/lib/", "COPY cli/target/cli-*.jar /opt/juneau/lib/");
+        String cliPom = Files.readString(ROOT.resolve("cli/pom.xml"));
+        assertThat(cliPom).contains("<outputDirectory>${project.build.directory}/lib</outputDirectory>")
+                .contains("<artifactId>cli</artifactId>");
+        String entrypoint = lines.stream().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+        assertThat(entrypoint).contains("\"me.loutres.juneau.cli.Juneau\", \"" + part + "\"]").contains("\"/opt/juneau/lib/*\"");
+        assertThat(Files.readString(ROOT.resolve("cli/src/main/java/me/loutres/juneau/cli/Juneau.java")))
+                .contains("public static void main(String[] args)");
+        assertThat(subcommandNames()).as("a picocli command named %s exists", part).contains(part);
+
+        Matcher tag = Pattern.compile("docker build -f " + part + "/Dockerfile -t (\\S+) \\.").matcher(text);
+        assertThat(tag.find()).isTrue();
+        String image = tag.group(1);
+        for (Install i : Install.both()) {
+            for (JsonNode pod : pods(i, part)) {
+                List<String> images = pod.findValuesAsText("image");
+                assertThat(images).as("images of %s in %s", part, i).isNotEmpty().allMatch(image::equals);
+            }
+        }
+    }
+
+    @Test
+    void theCertsImageRunsTheCommandsTheJobCalls() throws IOException {
+        String certs = Files.readString(ROOT.resolve("certs/src/main/java/me/loutres/juneau/certs/CertsCommand.java"));
+        assertThat(certs).contains("GenerateCommand.class", "InjectCommand.class");
+        assertThat(Files.readString(ROOT.resolve("cli/src/main/java/me/loutres/juneau/cli/Juneau.java"))).contains("CertsCommand.class");
+    }
+
+    /** Pod specs that run a part's image: by component label. */
+    static List<JsonNode> pods(Install install, String part) {
+        return install.objects().stream().filter(o -> part.equals(o.path("metadata").path("labels").path("app.kubernetes.io/component").asText()))
+                .map(o -> switch (o.path("kind").asText()) {
+                    case "Deployment", "Job" -> o.path("spec").path("template").path("spec");
+                    case "CronJob" -> o.path("spec").path("jobTemplate").path("spec").path("template").path("spec");
+                    default -> null;
+                }).filter(p -> p != null).toList();
+    }
+
+    static Set<String> subcommandNames() throws IOException {
+        Set<String> names = new HashSet<>();
+        Pattern p = Pattern.compile("@Command\\(name = \"([a-z-]+)\"");
+        for (String module : List.of("certs", "controller", "webhook", "cli")) {
+            Path src = ROOT.resolve(module).resolve("src/main/java");
+            if (!Files.isDirectory(src)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.walk(src)) {
+                for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                    Matcher m = p.matcher(Files.readString(f));
+                    while (m.find()) {
+                        names.add(m.group(1));
+                    }
+                }
+            }
+        }
+        return names;
+    }
+}
