@@ -1,10 +1,13 @@
 package me.loutres.juneau.cli.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Discovery and admission in front of the mock server's CRUD storage. */
@@ -12,6 +15,8 @@ final class LocalApiDispatcher extends Dispatcher {
     private final Dispatcher storage;
     private final Discovery discovery;
     private final VersionInfo version;
+    private final TableConverter tables = new TableConverter();
+    private final ObjectMapper json = new ObjectMapper();
     private volatile AdmissionGate gate;
 
     LocalApiDispatcher(Dispatcher storage, Discovery discovery, VersionInfo version) {
@@ -25,7 +30,8 @@ final class LocalApiDispatcher extends Dispatcher {
     }
 
     @Override
-    public MockResponse dispatch(RecordedRequest request) {
+    public MockResponse dispatch(RecordedRequest original) {
+        RecordedRequest request = withoutIgnoredParameters(original);
         String path = request.getPath();
         int q = path.indexOf('?');
         String bare = q < 0 ? path : path.substring(0, q);
@@ -39,6 +45,19 @@ final class LocalApiDispatcher extends Dispatcher {
                         "the local API server serves no OpenAPI documents; use kubectl --validate=false");
             }
         }
+        if ("GET".equals(request.getMethod()) && wantsTable(request) && !path.contains("watch=")) {
+            Optional<ResourcePath> target = ResourcePath.parse(bare);
+            MockResponse stored = storage.dispatch(request);
+            if (target.isPresent() && stored.code() == 200 && stored.getBody() != null) {
+                try {
+                    JsonNode body = json.readTree(stored.getBody().getBytes());
+                    return json(200, tables.toTable(target.get().resource(), body, Instant.now()));
+                } catch (java.io.IOException e) {
+                    return stored;
+                }
+            }
+            return stored;
+        }
         AdmissionGate current = gate;
         if (current != null) {
             Optional<MockResponse> admitted = current.admit(request);
@@ -47,6 +66,40 @@ final class LocalApiDispatcher extends Dispatcher {
             }
         }
         return storage.dispatch(request);
+    }
+
+    /**
+     * kubectl adds {@code fieldManager} and {@code fieldValidation} to every write; the mock server then no longer
+     * recognises a {@code /status} path and silently drops status changes. They mean nothing without server-side
+     * apply or schemas, so they are removed before storage sees the request.
+     */
+    static RecordedRequest withoutIgnoredParameters(RecordedRequest request) {
+        String path = request.getPath();
+        int q = path.indexOf('?');
+        if (q < 0 || "GET".equals(request.getMethod())) {
+            return request;
+        }
+        StringBuilder kept = new StringBuilder();
+        for (String param : path.substring(q + 1).split("&")) {
+            if (param.startsWith("fieldManager=") || param.startsWith("fieldValidation=")
+                    || param.startsWith("pretty=") || param.isEmpty()) {
+                continue;
+            }
+            kept.append(kept.length() == 0 ? "?" : "&").append(param);
+        }
+        String newPath = path.substring(0, q) + kept;
+        if (newPath.equals(path)) {
+            return request;
+        }
+        byte[] body = request.getBody() == null ? new byte[0] : request.getBody().readByteArray();
+        return new RecordedRequest("HTTP/1.1", request.method(), newPath, request.getHeaders(),
+                new io.fabric8.mockwebserver.http.Buffer(body));
+    }
+
+    /** kubectl get asks for server-side printing; other clients ask for plain JSON. */
+    private static boolean wantsTable(RecordedRequest request) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.contains("as=Table");
     }
 
     private Optional<Object> discoveryDocument(String path) {
@@ -69,7 +122,7 @@ final class LocalApiDispatcher extends Dispatcher {
         return Optional.empty();
     }
 
-    private static MockResponse json(int code, Object body) {
+    private MockResponse json(int code, Object body) {
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
                 .setBody(Serialization.asJson(body));
     }

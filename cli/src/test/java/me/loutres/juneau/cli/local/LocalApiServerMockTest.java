@@ -242,6 +242,80 @@ class LocalApiServerMockTest {
                 java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
     }
 
+    private HttpResponse<String> send(String method, String path, String contentType, String body, String accept)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Authorization", "Bearer " + Identities.ADMIN_TOKEN);
+        if (accept != null) {
+            b.header("Accept", accept);
+        }
+        if (body != null) {
+            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void createSlb(String name) {
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
+                .withNamespace("default").build());
+        slb.setSpec(new ServiceLoadBalancerSpec(name, "public", null));
+        admin.resources(ServiceLoadBalancer.class).inNamespace("default").resource(slb).create();
+    }
+
+    @Test
+    void aStatusPatchSentTheWayKubectlSendsItIsStored() throws Exception {
+        createSlb("web");
+        HttpResponse<String> r = send("PATCH",
+                "/apis/juneau.loutres.me/v1alpha1/namespaces/default/serviceloadbalancers/web/status"
+                        + "?fieldManager=kubectl-patch&fieldValidation=Strict",
+                "application/merge-patch+json", "{\"status\":{\"vip\":\"192.0.2.1\",\"phase\":\"Ready\"}}", null);
+        assertThat(r.statusCode()).as(r.body()).isBetween(200, 202);
+        ServiceLoadBalancer stored = admin.resources(ServiceLoadBalancer.class).inNamespace("default").withName("web")
+                .get();
+        assertThat(stored.getStatus().getVip()).isEqualTo("192.0.2.1");
+        assertThat(stored.getStatus().getPhase()).isEqualTo("Ready");
+    }
+
+    @Test
+    void kubectlGetReceivesATableWithThePrinterColumnsOfTheCrd() throws Exception {
+        createSlb("web");
+        admin.resources(ServiceLoadBalancer.class).inNamespace("default").withName("web").editStatus(s -> {
+            var st = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus();
+            st.setVip("192.0.2.9");
+            st.setPhase("Allocated");
+            s.setStatus(st);
+            return s;
+        });
+        HttpResponse<String> r = send("GET", "/apis/juneau.loutres.me/v1alpha1/namespaces/default/serviceloadbalancers",
+                null, null, "application/json;as=Table;v=v1;g=meta.k8s.io,application/json");
+        JsonNode table = new ObjectMapper().readTree(r.body());
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        List<String> columns = new java.util.ArrayList<>();
+        table.path("columnDefinitions").forEach(c -> columns.add(c.path("name").asText()));
+        assertThat(columns).containsExactly("Name", "Service", "ExternalNetwork", "VIP", "Phase", "Nodes", "ARPNode",
+                "Age");
+        JsonNode cells = table.path("rows").get(0).path("cells");
+        assertThat(cells.get(0).asText()).isEqualTo("web");
+        assertThat(cells.get(3).asText()).isEqualTo("192.0.2.9");
+        assertThat(cells.get(4).asText()).isEqualTo("Allocated");
+        assertThat(table.path("rows").get(0).path("object").path("metadata").path("namespace").asText())
+                .isEqualTo("default");
+    }
+
+    @Test
+    void servicesShowTheirExternalIpOrPendingLikeARealCluster() throws Exception {
+        webhook(req -> allow());
+        admin.services().inNamespace("default").resource(service("web", true)).create();
+        HttpResponse<String> r = send("GET", "/api/v1/namespaces/default/services/web", null, null,
+                "application/json;as=Table;v=v1;g=meta.k8s.io");
+        JsonNode cells = new ObjectMapper().readTree(r.body()).path("rows").get(0).path("cells");
+        assertThat(cells.get(3).asText()).isEqualTo("<pending>");
+        assertThat(cells.get(4).asText()).isEqualTo("80/TCP");
+    }
+
     private static me.loutres.juneau.api.v1alpha1.ExternalNetwork network() {
         var n = new me.loutres.juneau.api.v1alpha1.ExternalNetwork();
         n.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("public").build());
