@@ -305,11 +305,12 @@ public final class JuneauController implements AutoCloseable {
             } catch (LostLeadershipException e) {
                 outcome = "lost-leadership";
             } catch (KubernetesClientException e) {
-                outcome = e.getCode() == 409 ? "conflict" : "api-error";
+                outcome = e.getCode() == 409 ? "conflict" : e.getCode() == 404 ? "gone" : "api-error";
                 writer.conflicted(key);
                 Duration d = serviceBackoff.next(key);
-                if (e.getCode() == 409) {
-                    LOG.debug("{}: conflict ({}); retrying in {} ms", key, e.getMessage(), d.toMillis());
+                if (e.getCode() == 409 || e.getCode() == 404) {
+                    // the object changed or went away since the cache showed it: look again from fresh data
+                    LOG.debug("{}: {} ({}); retrying in {} ms", key, e.getCode(), firstLine(e), d.toMillis());
                 } else {
                     LOG.warn("{}: API error {} ({}); retrying in {} ms", key, e.getCode(), firstLine(e), d.toMillis());
                 }

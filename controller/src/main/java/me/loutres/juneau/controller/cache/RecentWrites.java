@@ -1,15 +1,17 @@
 package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the controller itself wrote and its informer has not delivered yet. A reconcile that starts between a
  * write and its watch event reads the written object instead of the older cached one, so it does not redo the
- * write against a stale resourceVersion (a certain 409). The entry goes as soon as the informer shows the
- * written resourceVersion (events arrive in order, so anything before it is older), when the object is
- * deleted, or when a write of the key conflicts (the informer relisted and skipped our version).
+ * write against a stale resourceVersion (a certain 409).
+ *
+ * <p>This is only an optimisation; a wrong guess costs one 409 and a retry, never a wrong write, because every
+ * write carries the resourceVersion it is based on. An entry goes as soon as the informer delivers a version at
+ * least as new (resourceVersions of etcd-backed servers are increasing integers; when one is not, any delivered
+ * version ends the entry), when the object is deleted, or when a write of the key conflicts.
  */
 public final class RecentWrites<T extends HasMetadata> {
     private final ConcurrentHashMap<String, T> written = new ConcurrentHashMap<>();
@@ -27,8 +29,16 @@ public final class RecentWrites<T extends HasMetadata> {
 
     /** The informer delivered this version of the object. */
     public void observed(String key, T fromInformer) {
-        String rv = fromInformer.getMetadata().getResourceVersion();
-        written.computeIfPresent(key, (k, w) -> Objects.equals(w.getMetadata().getResourceVersion(), rv) ? null : w);
+        String seen = fromInformer.getMetadata().getResourceVersion();
+        written.computeIfPresent(key, (k, w) -> caughtUp(seen, w.getMetadata().getResourceVersion()) ? null : w);
+    }
+
+    static boolean caughtUp(String seen, String ours) {
+        try {
+            return Long.parseLong(seen) >= Long.parseLong(ours);
+        } catch (NumberFormatException | NullPointerException e) {
+            return true;
+        }
     }
 
     public void forget(String key) {

@@ -1,13 +1,14 @@
 package me.loutres.juneau.controller.reconcile;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
-import java.util.Map;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
@@ -19,12 +20,14 @@ import me.loutres.juneau.controller.leader.Term;
 
 /**
  * Every write the controller makes, in one place: each checks the leadership term first and is safe on a real
- * API server — creates, updates carrying the resourceVersion read, and JSON merge patches that carry it too, so
- * a write based on a stale read fails with 409 and the key is retried from fresh data. Nothing uses server-side
- * apply or strategic merge patch.
+ * API server — creates, updates (PUT, statuses through the status subresource) carrying the resourceVersion
+ * they were read at, and JSON merge patches of single scalar fields that carry it too — so a write based on a
+ * stale read fails with 409 and the key is retried from fresh data. Nothing uses server-side apply or strategic
+ * merge patch; no merge patch touches a list (fabric8's mock server appends lists where RFC 7386 replaces them).
  */
 public final class KubeWriter {
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+    static final ObjectMapper MAPPER = Serialization.jsonMapper();
 
     private final KubernetesClient client;
     final RecentWrites<ServiceLoadBalancer> slbs = new RecentWrites<>();
@@ -72,25 +75,32 @@ public final class KubeWriter {
         term.ensureActive();
         ServiceLoadBalancer updated = client.resources(ServiceLoadBalancer.class)
                 .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update();
+        if (updated == null || updated.getMetadata() == null) {
+            // removing the last finalizer of an object being deleted deletes it: nothing comes back
+            slbs.forget(ServiceKey.of(slb).toString());
+            return null;
+        }
         slbs.wrote(ServiceKey.of(updated).toString(), updated);
         return updated;
     }
 
     void deleteServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
+        slbs.forget(ServiceKey.of(slb).toString());
         client.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
                 .withName(slb.getMetadata().getName()).delete();
     }
 
-    ServiceLoadBalancer patchServiceLoadBalancerStatus(Term term, ServiceLoadBalancer slb,
+    /** Replaces the status through the status subresource, at the resourceVersion {@code slb} was read at. */
+    ServiceLoadBalancer replaceServiceLoadBalancerStatus(Term term, ServiceLoadBalancer slb,
             ServiceLoadBalancerStatus next) {
         term.ensureActive();
-        String patch = MergePatch.guarded(slb.getMetadata().getResourceVersion(), "status", slb.getStatus(), next);
-        ServiceLoadBalancer patched = client.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).withName(slb.getMetadata().getName())
-                .subresource("status").patch(MERGE, patch);
-        slbs.wrote(ServiceKey.of(patched).toString(), patched);
-        return patched;
+        ServiceLoadBalancer copy = copy(slb, ServiceLoadBalancer.class);
+        copy.setStatus(next);
+        ServiceLoadBalancer written = client.resources(ServiceLoadBalancer.class)
+                .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus();
+        slbs.wrote(ServiceKey.of(written).toString(), written);
+        return written;
     }
 
     ARPAdvertisement createArpAdvertisement(Term term, ARPAdvertisement arp) {
@@ -103,9 +113,8 @@ public final class KubeWriter {
     /** Moves the advertisement to another node in place: only {@code spec.nodeName} changes, the uid stays. */
     ARPAdvertisement moveArpAdvertisement(Term term, ARPAdvertisement arp, String node) {
         term.ensureActive();
-        String patch = "{\"metadata\":{\"resourceVersion\":" + MergePatch.MAPPER.valueToTree(
-                arp.getMetadata().getResourceVersion()) + "},\"spec\":{\"nodeName\":"
-                + MergePatch.MAPPER.valueToTree(node) + "}}";
+        String patch = "{\"metadata\":{\"resourceVersion\":" + json(arp.getMetadata().getResourceVersion())
+                + "},\"spec\":{\"nodeName\":" + json(node) + "}}";
         ARPAdvertisement moved = client.resources(ARPAdvertisement.class).withName(arp.getMetadata().getName())
                 .patch(MERGE, patch);
         arps.wrote(moved.getMetadata().getName(), moved);
@@ -118,27 +127,30 @@ public final class KubeWriter {
         client.resources(ARPAdvertisement.class).withName(arp.getMetadata().getName()).delete();
     }
 
-    /** Sets {@code status.loadBalancer.ingress} of the Service (null or empty clears it). */
-    Service patchServiceIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
+    /** Sets {@code status.loadBalancer.ingress} of the Service (empty clears it), at the version read. */
+    Service replaceServiceIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
         term.ensureActive();
-        Map<String, Object> lb = new java.util.LinkedHashMap<>();
-        lb.put("ingress", ingress == null || ingress.isEmpty() ? null : ingress);
-        String patch = "{\"metadata\":{\"resourceVersion\":"
-                + MergePatch.MAPPER.valueToTree(svc.getMetadata().getResourceVersion()) + "},\"status\":{\"loadBalancer\":"
-                + MergePatch.MAPPER.valueToTree(lb) + "}}";
-        Service patched = client.services().inNamespace(svc.getMetadata().getNamespace())
-                .withName(svc.getMetadata().getName()).subresource("status").patch(MERGE, patch);
-        services.wrote(ServiceKey.of(patched).toString(), patched);
-        return patched;
+        Service copy = copy(svc, Service.class);
+        if (copy.getStatus() == null) {
+            copy.setStatus(new io.fabric8.kubernetes.api.model.ServiceStatus());
+        }
+        if (copy.getStatus().getLoadBalancer() == null) {
+            copy.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus());
+        }
+        copy.getStatus().getLoadBalancer().setIngress(ingress == null || ingress.isEmpty() ? null : ingress);
+        Service written = client.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
+                .updateStatus();
+        services.wrote(ServiceKey.of(written).toString(), written);
+        return written;
     }
 
-    AddressPool patchPoolStatus(Term term, AddressPool pool, AddressPoolStatus next) {
+    AddressPool replacePoolStatus(Term term, AddressPool pool, AddressPoolStatus next) {
         term.ensureActive();
-        String patch = MergePatch.guarded(pool.getMetadata().getResourceVersion(), "status", pool.getStatus(), next);
-        AddressPool patched = client.resources(AddressPool.class).withName(pool.getMetadata().getName())
-                .subresource("status").patch(MERGE, patch);
-        pools.wrote(patched.getMetadata().getName(), patched);
-        return patched;
+        AddressPool copy = copy(pool, AddressPool.class);
+        copy.setStatus(next);
+        AddressPool written = client.resources(AddressPool.class).resource(copy).updateStatus();
+        pools.wrote(written.getMetadata().getName(), written);
+        return written;
     }
 
     Event createEvent(Term term, Event event) {
@@ -154,10 +166,17 @@ public final class KubeWriter {
             return;
         }
         int count = existing.getCount() == null ? 1 : existing.getCount();
-        String patch = "{\"metadata\":{\"resourceVersion\":"
-                + MergePatch.MAPPER.valueToTree(existing.getMetadata().getResourceVersion()) + "},\"count\":"
-                + (count + 1) + ",\"lastTimestamp\":" + MergePatch.MAPPER.valueToTree(now) + "}";
+        String patch = "{\"metadata\":{\"resourceVersion\":" + json(existing.getMetadata().getResourceVersion())
+                + "},\"count\":" + (count + 1) + ",\"lastTimestamp\":" + json(now) + "}";
         client.v1().events().inNamespace(namespace).withName(name).patch(MERGE, patch);
     }
 
+    /** A deep copy: objects of the informer cache are shared and never modified in place. */
+    static <T> T copy(T o, Class<T> type) {
+        return MAPPER.convertValue(o, type);
+    }
+
+    private static String json(String s) {
+        return MAPPER.valueToTree(s).toString();
+    }
 }

@@ -40,7 +40,7 @@ public final class PoolReconciler {
                 || !Objects.equals(current.getFree(), usage.free())) {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
             next.setConditions(current == null || current.getConditions() == null ? List.of() : current.getConditions());
-            writer.patchPoolStatus(st.term(), pool, next);
+            writer.replacePoolStatus(st.term(), pool, next);
             LOG.info("AddressPool {}: {}/{} addresses allocated, {} free", name, usage.allocated(), usage.total(),
                     usage.free());
         }

@@ -144,7 +144,7 @@ public final class ServiceReconciler {
             next = withAvailableProblem(next, previous, conflict);
         }
         if (!next.equals(previous)) {
-            slb = writer.patchServiceLoadBalancerStatus(term, slb, next);
+            slb = writer.replaceServiceLoadBalancerStatus(term, slb, next);
             logChange(key, previous, next);
             recordTransitions(term, svc, network, previous, next);
         }
@@ -179,8 +179,9 @@ public final class ServiceReconciler {
             arp.remove(term, existing);
         }
         Optional<AllocationRecord> released = st.book().release(key.toString());
+        released.ifPresent(r -> released(r, st));
         if (svc != null && hasIngress(svc)) {
-            writer.patchServiceIngress(term, svc, List.of());
+            writer.replaceServiceIngress(term, svc, List.of());
         }
         ServiceLoadBalancer copy = copyOf(slb);
         List<String> finalizers = new ArrayList<>(copy.getMetadata().getFinalizers());
@@ -191,7 +192,6 @@ public final class ServiceReconciler {
         warned.remove(key);
         LOG.info("{}: ServiceLoadBalancer deleted{}", key,
                 released.map(r -> ", released " + Ipv4.format(r.address()) + " to AddressPool " + r.pool()).orElse(""));
-        released.ifPresent(r -> released(r, st));
         return Outcome.DONE;
     }
 
@@ -405,7 +405,7 @@ public final class ServiceReconciler {
         List<LoadBalancerIngress> desired = vip == null ? List.of()
                 : List.of(new LoadBalancerIngressBuilder().withIp(vip).withIpMode(IP_MODE_VIP).build());
         if (!sameIngress(currentIngress(svc), desired)) {
-            writer.patchServiceIngress(term, svc, desired);
+            writer.replaceServiceIngress(term, svc, desired);
         }
     }
 
@@ -471,7 +471,7 @@ public final class ServiceReconciler {
     }
 
     private static ServiceLoadBalancer copyOf(ServiceLoadBalancer slb) {
-        return MergePatch.MAPPER.convertValue(slb, ServiceLoadBalancer.class);
+        return KubeWriter.copy(slb, ServiceLoadBalancer.class);
     }
 
     private String now() {
