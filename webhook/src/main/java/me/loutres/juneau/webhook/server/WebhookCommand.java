@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code juneau webhook}: the admission webhook over HTTPS until interrupted (SIGTERM stops it gracefully). */
-@Command(name = "webhook", mixinStandardHelpOptions = true,
+@Command(name = "webhook", mixinStandardHelpOptions = true, version = "juneau webhook 0.1.0",
         description = {"Run the admission webhook over HTTPS (TLS 1.2+, HTTP/1.1).",
                 "The certificate and key files are reloaded within 10 s of a change; a broken pair is refused and the "
                         + "last good one keeps serving.",

@@ -160,6 +160,7 @@ public final class LoadGenerator {
         System.out.printf(Locale.ROOT, "Service review: %,d bytes; server pid %d; %d cores; %s %s%n", body.length, serverPid,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"));
 
+        System.out.println("load average before: " + loadAverage());
         System.out.println("warm-up (JIT) ...");
         closedLoop(validate, 4, Duration.ofSeconds(quick ? 3 : 15));
         closedLoop(healthz, 4, Duration.ofSeconds(quick ? 2 : 5));
@@ -181,6 +182,7 @@ public final class LoadGenerator {
         results.forEach(r -> System.out.println(r.row()));
         Result fixedValidate = results.get(1);
         Result fixedHealth = results.get(0);
+        System.out.println("load average after: " + loadAverage());
         System.out.println();
         System.out.printf(Locale.ROOT, "send lag at %,.0f req/s (scheduler overshoot included in the latencies): p50 %s ms, p99 %s ms%n",
                 rate, ms(Result.pct(fixedValidate.sortedSendLagNanos(), 50)), ms(Result.pct(fixedValidate.sortedSendLagNanos(), 99)));
@@ -379,6 +381,15 @@ public final class LoadGenerator {
 
     private static long clientCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** The 1/5/15-minute load averages: other work on the two cores distorts every number here. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     private static String ms(long nanos) {
