@@ -10,7 +10,7 @@ final class ApiErrors {
     static CommandFailedException failure(String action, KubernetesClientException e) {
         int code = e.getCode();
         String why;
-        if (code == 0) {
+        if (code <= 0) {
             why = "the API server could not be reached (" + rootCause(e) + "); check --kubeconfig or the in-cluster service account";
         } else if (code == 401) {
             why = "401 Unauthorized: the credentials were refused";

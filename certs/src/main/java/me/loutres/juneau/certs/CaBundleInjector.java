@@ -45,8 +45,12 @@ public final class CaBundleInjector {
     public List<Outcome> inject(List<String> names, String caBundleBase64) throws CommandFailedException {
         List<String> missing = new ArrayList<>();
         for (String name : names) {
-            if (validating().withName(name).get() == null && mutating().withName(name).get() == null) {
-                missing.add(name);
+            try {
+                if (validating().withName(name).get() == null && mutating().withName(name).get() == null) {
+                    missing.add(name);
+                }
+            } catch (KubernetesClientException e) {
+                throw ApiErrors.failure("read the webhook configuration " + name, e);
             }
         }
         if (!missing.isEmpty()) {

@@ -171,4 +171,34 @@ class InjectCommandMockTest {
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("--kubeconfig " + dir.resolve("none") + ": file not found");
     }
+
+    @Test
+    void unreachableApiServerIsOneLine(@TempDir Path dir) {
+        Path ca = caFile(dir);
+        ClientFactory nowhere = k -> new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl("http://127.0.0.1:1")
+                        .withRequestRetryBackoffLimit(0).build()).build();
+        Run r = Run.certs(nowhere, Instant.now(), "inject", "--ca-file", ca.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).hasLineCount(1).contains("the API server could not be reached")
+                .contains("check --kubeconfig");
+    }
+
+    @Test
+    void forbiddenNamesTheRbac(@TempDir Path dir) {
+        Path ca = caFile(dir);
+        KubernetesMockServer expectations = new KubernetesMockServer(false);
+        expectations.init();
+        try {
+            expectations.expect().get().withPath("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/" + V)
+                    .andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403).withReason("Forbidden")
+                            .withMessage("forbidden").build()).always();
+            Run r = Run.certs(k -> expectations.createClient(), Instant.now(), "inject", "--ca-file", ca.toString(),
+                    "--webhook-configuration", V);
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err()).hasLineCount(1).contains("403 Forbidden").contains("RBAC");
+        } finally {
+            expectations.destroy();
+        }
+    }
 }
