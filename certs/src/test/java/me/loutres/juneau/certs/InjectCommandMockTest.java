@@ -201,4 +201,38 @@ class InjectCommandMockTest {
             expectations.destroy();
         }
     }
+
+    @Test
+    void aConcurrentChangeIsRetriedNotOverwritten(@TempDir Path dir) {
+        java.util.concurrent.atomic.AtomicInteger puts = new java.util.concurrent.atomic.AtomicInteger();
+        KubernetesCrudDispatcher racing = new KubernetesCrudDispatcher() {
+            @Override
+            public io.fabric8.mockwebserver.http.MockResponse handleUpdate(io.fabric8.mockwebserver.http.RecordedRequest request) {
+                if (request.getPath().contains("/validatingwebhookconfigurations/") && puts.getAndIncrement() == 0) {
+                    // someone else wrote the object between our read and our write: the API server answers 409
+                    return new io.fabric8.mockwebserver.http.MockResponse().setResponseCode(409)
+                            .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":409,"
+                                    + "\"reason\":\"Conflict\",\"message\":\"the object has been modified\"}");
+                }
+                return super.handleUpdate(request);
+            }
+        };
+        KubernetesMockServer racingServer = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), racing, false);
+        racingServer.init();
+        try (KubernetesClient c = racingServer.createClient()) {
+            KubernetesClient previous = client;
+            client = c;
+            installConfigurations();
+            client = previous;
+            Path ca = caFile(dir);
+            Run r = Run.certs(k -> racingServer.createClient(), Instant.now(), "inject", "--ca-file", ca.toString(),
+                    "--webhook-configuration", V);
+            assertThat(r.exit()).as(r.all()).isZero();
+            assertThat(puts.get()).isEqualTo(2);
+            assertThat(c.admissionRegistration().v1().validatingWebhookConfigurations().withName(V).get().getWebhooks())
+                    .allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isNotEmpty());
+        } finally {
+            racingServer.destroy();
+        }
+    }
 }
