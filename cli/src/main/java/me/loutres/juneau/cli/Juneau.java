@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "juneau", mixinStandardHelpOptions = true, version = "juneau 0.1.0",
         description = "Bare-metal Service type LoadBalancer for Kubernetes.",
         subcommands = {
-                Juneau.Demo.class,
-                Juneau.Up.class,
+                me.loutres.juneau.cli.demo.DemoCommand.class,
+                me.loutres.juneau.cli.demo.UpCommand.class,
                 me.loutres.juneau.cli.validate.ValidateCommand.class,
                 me.loutres.juneau.cli.plan.PlanCommand.class,
                 me.loutres.juneau.webhook.server.WebhookCommand.class,
@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
                 me.loutres.juneau.certs.CertsCommand.class,
         })
 public final class Juneau implements Callable<Integer> {
-    /** Exit code of a command that cannot run (bad usage, unreadable input, not built yet). */
+    /** Exit code of a command that cannot run (bad usage, unreadable input). */
     public static final int EXIT_UNAVAILABLE = 2;
 
     @CommandLine.Spec
@@ -37,33 +37,5 @@ public final class Juneau implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().usage(System.err);
         return EXIT_UNAVAILABLE;
-    }
-
-    /** A command whose part is not built yet says so plainly instead of pretending. */
-    abstract static class NotYetAvailable implements Callable<Integer> {
-        @CommandLine.Unmatched
-        java.util.List<String> ignored;
-
-        abstract String what();
-
-        @Override
-        public Integer call() {
-            System.err.println("juneau: '" + what() + "' is not available yet in this build (see the open issues); nothing was done.");
-            return EXIT_UNAVAILABLE;
-        }
-    }
-
-    @Command(name = "demo", description = "Run the whole product on this machine with no cluster and play a scenario.")
-    static final class Demo extends NotYetAvailable {
-        String what() {
-            return "demo";
-        }
-    }
-
-    @Command(name = "up", description = "Start an embedded API server, the webhook and the controller until interrupted.")
-    static final class Up extends NotYetAvailable {
-        String what() {
-            return "up";
-        }
     }
 }

@@ -1,0 +1,100 @@
+package me.loutres.juneau.cli.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import me.loutres.juneau.cli.local.LocalStack;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code juneau up}: the demo's three parts, kept running for kubectl until interrupted. */
+@Command(name = "up", mixinStandardHelpOptions = true,
+        description = {"Starts the embedded API server, the webhook and the controller and keeps them running until",
+                "interrupted (Ctrl-C). Writes a kubeconfig for kubectl: create, get, delete and",
+                "patch --type=merge work on Services, EndpointSlices, Nodes and Juneau's kinds (use",
+                "--validate=false: the local server has no OpenAPI documents)."})
+public final class UpCommand implements Callable<Integer> {
+    @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = "juneau-local.kubeconfig",
+            description = "Where to write the kubeconfig (default: ${DEFAULT-VALUE}).")
+    Path kubeconfigOut;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "API server port on 127.0.0.1 (default: any free port).")
+    int port;
+
+    @Option(names = "--no-nodes", description = "Do not create the three local Nodes (node-a, node-b, node-c).")
+    boolean noNodes;
+
+    private final PrintStream out;
+    private final CountDownLatch stop;
+
+    public UpCommand() {
+        this(System.out, null);
+    }
+
+    /** For tests: returns when the latch opens instead of waiting for a signal. */
+    UpCommand(PrintStream out, CountDownLatch stop) {
+        this.out = out;
+        this.stop = stop;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) {
+            out.println("juneau up: --port " + port + " is not a port; use 1-65535, or 0 for any free port");
+            return 2;
+        }
+        LocalStack stack;
+        try {
+            stack = LocalStack.start(port, 0, !noNodes);
+        } catch (IOException e) {
+            out.println("juneau up: " + e.getMessage());
+            return 2;
+        }
+        CountDownLatch done = stop != null ? stop : new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            done.countDown();
+            stack.close();
+        }, "juneau-up-shutdown");
+        if (stop == null) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+        try {
+            Path kubeconfig = stack.api().writeKubeconfig(kubeconfigOut);
+            if (!stack.awaitReady(Duration.ofSeconds(30))) {
+                out.println("juneau up: the controller did not become ready within 30 s");
+                stack.close();
+                return 2;
+            }
+            out.println("Juneau LB is up on this machine:");
+            out.println("  API server  " + stack.api().url() + "  (no auth beyond the kubeconfig's local token)");
+            out.println("  webhook     https://127.0.0.1:" + stack.webhookPort());
+            out.println("  controller  leader, metrics on http://127.0.0.1:" + stack.controller().metricsPort()
+                    + "/metrics");
+            if (!noNodes) {
+                out.println("  nodes       " + String.join(", ", LocalStack.NODE_NAMES)
+                        + " (InternalIPs 192.168.10.11-13)");
+            }
+            out.println();
+            out.println("  export KUBECONFIG=" + kubeconfig.toAbsolutePath());
+            out.println("  kubectl create --validate=false -f manifests/examples/   # pools, networks, a Service");
+            out.println("  kubectl get addresspools,externalnetworks,slb,arpadvertisements,svc");
+            out.println();
+            out.println("Press Ctrl-C to stop.");
+            out.flush();
+            done.await();
+            return 0;
+        } catch (IOException e) {
+            out.println("juneau up: cannot write the kubeconfig " + kubeconfigOut + ": " + e.getMessage());
+            stack.close();
+            return 2;
+        } finally {
+            if (stop != null) {
+                stack.close();
+            }
+        }
+    }
+}
