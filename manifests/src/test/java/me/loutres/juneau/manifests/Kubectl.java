@@ -13,7 +13,21 @@ import java.util.concurrent.TimeUnit;
 
 /** Renders kustomizations with the real kubectl, as an operator's `kubectl apply -k` would. */
 final class Kubectl {
-    static final Path BINARY = Path.of("/usr/bin/kubectl");
+    static final Path BINARY = locate("kubectl");
+
+    /** /usr/bin first (where the project's machines have it), else the first one on PATH. */
+    private static Path locate(String name) {
+        Path usual = Path.of("/usr/bin", name);
+        if (Files.isExecutable(usual)) {
+            return usual;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+                return Path.of(dir, name);
+            }
+        }
+        return usual;
+    }
     private static final Map<Path, String> RENDERED = new ConcurrentHashMap<>();
 
     private Kubectl() {
@@ -27,7 +41,7 @@ final class Kubectl {
     private static String run(Path dir) {
         if (!Files.isExecutable(BINARY)) {
             fail("kubectl is required to render the manifests (kubectl kustomize) but " + BINARY
-                    + " is missing; install kubectl to run the manifests tests");
+                    + " is missing (and none is on PATH); install kubectl to run the manifests tests");
         }
         try {
             Path out = Files.createTempFile("kustomize", ".yaml");
