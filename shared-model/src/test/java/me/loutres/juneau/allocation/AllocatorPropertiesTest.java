@@ -23,7 +23,7 @@ import net.jqwik.api.Provide;
  * Random pools in a small space (10.0.0.0/24, so pools overlap and run full) and random sequences of
  * allocate/release/restore/exclusion/append operations.
  */
-class AllocatorProperties {
+class AllocatorPropertiesTest {
     static final long BASE = Ipv4.parse("10.0.0.0");
     static final List<String> POOL_NAMES = List.of("p0", "p1", "p2");
 

@@ -16,7 +16,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
-class ArpElectionProperties {
+class ArpElectionPropertiesTest {
 
     @Provide
     Arbitrary<Set<String>> nodes() {
