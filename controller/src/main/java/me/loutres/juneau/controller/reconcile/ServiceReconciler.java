@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -109,8 +110,9 @@ public final class ServiceReconciler {
         AllocationState allocation = allocate(key, svc, slb, resolution, st);
         String type = networkType(resolution, allocation);
 
-        BackendState backends = Backends.aggregate(svc, cache.endpointSlicesOf(key));
-        warnUnresolvedPorts(term, key, svc, backends);
+        List<EndpointSlice> slices = cache.endpointSlicesOf(key);
+        BackendState backends = Backends.aggregate(svc, slices);
+        warnUnresolvedPorts(term, key, svc, backends, slices);
 
         String announcing = null;
         String conflict = null;
@@ -313,8 +315,11 @@ public final class ServiceReconciler {
         return null;
     }
 
-    private void warnUnresolvedPorts(Term term, ServiceKey key, Service svc, BackendState backends) {
-        if (backends.unresolvedPorts().isEmpty()) {
+    private void warnUnresolvedPorts(Term term, ServiceKey key, Service svc, BackendState backends,
+            List<EndpointSlice> slices) {
+        // without endpoint ports there is nothing to resolve against yet (no pods): not a mistake to warn about
+        boolean slicesHavePorts = slices.stream().anyMatch(s -> s.getPorts() != null && !s.getPorts().isEmpty());
+        if (backends.unresolvedPorts().isEmpty() || !slicesHavePorts) {
             clearWarning(key, "ports");
             return;
         }

@@ -60,6 +60,13 @@ public abstract class ScenarioBase {
         return svc.getStatus().getLoadBalancer().getIngress();
     }
 
+    /** Stops the controller (releasing the Lease) and starts a fresh one: a restart of the process. */
+    protected void restartController() {
+        controller.close();
+        controller = cluster.startController("controller-" + getClass().getSimpleName() + "-" + System.nanoTime());
+        Eventually.until("restarted controller leads", controller::isLeader);
+    }
+
     /** Waits until the controller has nothing left to do (queues empty, no retry pending). */
     protected void settle() {
         Eventually.until("controller idle", controller::idle);

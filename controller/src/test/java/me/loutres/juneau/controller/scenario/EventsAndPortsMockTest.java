@@ -1,0 +1,99 @@
+package me.loutres.juneau.controller.scenario;
+
+import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import java.util.List;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.PortStatus;
+import me.loutres.juneau.controller.testing.MockCluster;
+import me.loutres.juneau.controller.testing.ScenarioBase;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §3.1 step 6 and §3.3: Events without duplicates; named targetPorts resolved or warned about once. */
+class EventsAndPortsMockTest extends ScenarioBase {
+
+    @Test
+    void anUnchangedStateRecordsNoSecondEventThroughChurnAndARestart() {
+        cluster.pool("ev-pool", "arp", "10.60.0.1-10.60.0.1");
+        cluster.network("ev-net", "arp", "ev-pool");
+        cluster.service("ev", "web", "ev-net");
+        cluster.endpoints("ev", "web", "node-1");
+        eventually(() -> assertThat(status("ev", "web").getVip()).isEqualTo("10.60.0.1"));
+        cluster.service("ev", "late", "ev-net");
+        eventually(() -> {
+            assertThat(status("ev", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+            assertThat(status("ev", "late").getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
+        });
+        settle();
+
+        // churn that changes nothing the controller decides: annotations, a re-written slice, a restart
+        for (int i = 0; i < 3; i++) {
+            for (String name : List.of("web", "late")) {
+                Service s = cluster.svc("ev", name);
+                s.getMetadata().getAnnotations().put("example.com/touch", String.valueOf(i));
+                cluster.client().resource(s).update();
+            }
+            cluster.endpoints("ev", "web", "node-1");
+        }
+        settle();
+        restartController();
+        eventually(() -> assertThat(controller.allocations()).isNotEmpty());
+        settle();
+
+        assertOne("web", JuneauConstants.EVENT_IP_ALLOCATED, "Normal", "allocated VIP 10.60.0.1 from AddressPool ev-pool");
+        assertOne("web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED, "Normal", "<none> -> node-1");
+        assertOne("late", JuneauConstants.EVENT_ALLOCATION_FAILED, "Warning", JuneauConstants.REASON_POOL_EXHAUSTED);
+        assertThat(cluster.events("ev", "web", JuneauConstants.EVENT_ALLOCATION_FAILED)).isEmpty();
+        assertThat(cluster.events("ev", "late", JuneauConstants.EVENT_IP_ALLOCATED)).isEmpty();
+    }
+
+    private void assertOne(String svc, String reason, String type, String text) {
+        List<Event> events = cluster.events("ev", svc, reason);
+        assertThat(events).as("%s events on %s", reason, svc).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo(type);
+            assertThat(e.getMessage()).contains(text);
+            assertThat(e.getCount()).isEqualTo(1);
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("Service");
+            assertThat(e.getInvolvedObject().getUid()).isEqualTo(cluster.svc("ev", svc).getMetadata().getUid());
+        });
+    }
+
+    @Test
+    void namedTargetPortsAreResolvedFromTheSlicesAndAnUnresolvableOneIsLeftOutWithOneWarning() {
+        cluster.pool("np-pool", "bgp", "10.61.0.0/24");
+        cluster.network("np-net", "bgp", "np-pool");
+        cluster.create(MockCluster.managedService("np", "web", "np-net").editSpec()
+                .withPorts(MockCluster.port("https", 443, "web-tls"), MockCluster.port("metrics", 9090, "nope"),
+                        MockCluster.port("http", 80, 8080))
+                .endSpec().build());
+        cluster.create(new EndpointSliceBuilder().withNewMetadata().withNamespace("np").withName("web-abc")
+                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, "web").endMetadata().withAddressType("IPv4")
+                .withEndpoints(MockCluster.endpoint("10.244.9.1", "node-1", true))
+                .withPorts(new EndpointPortBuilder().withName("https").withProtocol("TCP").withPort(8443).build(),
+                        new EndpointPortBuilder().withName("http").withProtocol("TCP").withPort(8080).build())
+                .build());
+
+        eventually(() -> assertThat(status("np", "web").getPorts()).extracting(PortStatus::toString)
+                .containsExactly("http:80/TCP->8080", "https:443/TCP->8443"));
+        eventually(() -> assertThat(cluster.events("np", "web", JuneauConstants.EVENT_TARGET_PORT_NOT_FOUND))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).contains("metrics");
+                }));
+
+        // more reconciles of the same problem: still one warning
+        for (int i = 0; i < 3; i++) {
+            Service s = cluster.svc("np", "web");
+            s.getMetadata().getAnnotations().put("example.com/touch", String.valueOf(i));
+            cluster.client().resource(s).update();
+        }
+        settle();
+        assertThat(cluster.events("np", "web", JuneauConstants.EVENT_TARGET_PORT_NOT_FOUND)).hasSize(1)
+                .allSatisfy(e -> assertThat(e.getCount()).isEqualTo(1));
+    }
+}
