@@ -8,25 +8,34 @@ import java.util.List;
  * @param operation CREATE, or UPDATE when the object already exists (cluster state or an earlier manifest)
  * @param accepted  false when a webhook denied it (or its kind does not exist in the API group)
  * @param checked   false for kinds Juneau has no rules for (passed through, counted as accepted)
+ * @param reason    why it was refused, as kubectl names it: Forbidden (a webhook denied it), NotFound (no such kind
+ *                  in the API), BadRequest (the object cannot be read as its kind); null when accepted
  * @param webhook   the webhook that denied it, null otherwise
  * @param message   the denial message, null when accepted
  * @param warnings  admission warnings, in the order the webhooks gave them
  * @param forecast  for an accepted managed Service: the VIP it would get or why not; null otherwise
  */
-public record Outcome(ManifestObject object, String operation, boolean accepted, boolean checked, String webhook,
+public record Outcome(ManifestObject object, String operation, boolean accepted, boolean checked, String reason, String webhook,
                       String message, List<String> warnings, VipForecast forecast) {
 
-    /** The line kubectl would print for a denial; for an unknown kind, kubectl's mapping error. */
+    public static final String FORBIDDEN = "Forbidden";
+    public static final String NOT_FOUND = "NotFound";
+    public static final String BAD_REQUEST = "BadRequest";
+
+    /** The line kubectl would print for a refusal. */
     public String errorLine() {
         if (accepted) {
             return null;
         }
-        if (webhook == null) {
-            return "error: resource mapping not found for name: \"" + object.name() + "\" namespace: \""
+        String when = "error when " + ("UPDATE".equals(operation) ? "replacing" : "creating") + " \"" + object.file() + "\": ";
+        return switch (reason) {
+            case NOT_FOUND -> "error: resource mapping not found for name: \"" + object.name() + "\" namespace: \""
                     + object.namespace() + "\" from \"" + object.file() + "\": " + message;
-        }
-        return "Error from server (Forbidden): error when " + ("UPDATE".equals(operation) ? "replacing" : "creating")
-                + " \"" + object.file() + "\": admission webhook \"" + webhook + "\" denied the request: " + message;
+            case BAD_REQUEST -> "Error from server (BadRequest): " + when + object.kind() + " in version \""
+                    + object.apiVersion() + "\" cannot be handled as a " + object.kind() + ": " + message;
+            default -> "Error from server (Forbidden): " + when + "admission webhook \"" + webhook
+                    + "\" denied the request: " + message;
+        };
     }
 
     /** The verb kubectl prints for an accepted object. */

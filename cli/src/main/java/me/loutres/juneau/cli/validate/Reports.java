@@ -61,6 +61,7 @@ final class Reports {
             n.put("accepted", o.accepted());
             n.put("checked", o.checked());
             if (!o.accepted()) {
+                n.put("reason", o.reason());
                 if (o.webhook() != null) {
                     n.put("webhook", o.webhook());
                 }
@@ -108,7 +109,7 @@ final class Reports {
             }
             out.println(">");
             if (!o.accepted()) {
-                out.println("      <failure type=\"" + (o.webhook() == null ? "NotFound" : "Forbidden") + "\" message=\""
+                out.println("      <failure type=\"" + o.reason() + "\" message=\""
                         + xml(o.message()) + "\">" + xml(o.errorLine()) + "</failure>");
             }
             if (sysout.length() > 0) {

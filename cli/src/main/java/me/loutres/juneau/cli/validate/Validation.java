@@ -74,7 +74,7 @@ public final class Validation {
         Optional<String> resource = AdmissionEngine.resourceOf(o.group(), o.kind());
         String version = o.apiVersion().substring(o.apiVersion().indexOf('/') + 1);
         if (ours && (resource.isEmpty() || !JuneauConstants.VERSION.equals(version))) {
-            return new Outcome(o, "CREATE", false, true, null, "no matches for kind \"" + o.kind() + "\" in version \""
+            return new Outcome(o, "CREATE", false, true, Outcome.NOT_FOUND, null, "no matches for kind \"" + o.kind() + "\" in version \""
                     + o.apiVersion() + "\"; ensure CRDs are installed first (known kinds of " + JuneauConstants.API_VERSION
                     + ": AddressPool, ExternalNetwork, ServiceLoadBalancer, ARPAdvertisement)", List.of(), null);
         }
@@ -105,7 +105,7 @@ public final class Validation {
             if (!Boolean.TRUE.equals(response.getAllowed())) {
                 String message = response.getStatus() == null || response.getStatus().getMessage() == null
                         ? "denied without a message" : response.getStatus().getMessage();
-                return new Outcome(o, operation, false, true, endpoint.webhookName(), message, warnings, null);
+                return new Outcome(o, operation, false, true, Outcome.FORBIDDEN, endpoint.webhookName(), message, warnings, null);
             }
             if (response.getPatch() != null) {
                 current = JsonPatch.apply(current, response.getPatch());
@@ -115,7 +115,7 @@ public final class Validation {
         try {
             admitted = KubeObjects.toObject(current);
         } catch (UnreadableObjectException e) {
-            return new Outcome(o, operation, false, true, null, e.getMessage(), warnings, null);
+            return new Outcome(o, operation, false, true, Outcome.BAD_REQUEST, null, e.getMessage(), warnings, null);
         }
         view = view.with(admitted);
         Outcome.VipForecast forecast = null;
@@ -123,7 +123,7 @@ public final class Validation {
                 : service.getSpec().getType(), service.getSpec() == null ? null : service.getSpec().getLoadBalancerClass())) {
             forecast = vips.allocate(service, view);
         }
-        return new Outcome(o, operation, true, true, null, null, warnings, forecast);
+        return new Outcome(o, operation, true, true, null, null, null, warnings, forecast);
     }
 
     private Outcome passThrough(ManifestObject o, String operation, ObjectNode object) {
@@ -131,9 +131,9 @@ public final class Validation {
             view = view.with(KubeObjects.toObject(object));
         } catch (UnreadableObjectException e) {
             // a Node the view cannot read: the API server would refuse it for the same reason
-            return new Outcome(o, operation, false, false, null, e.getMessage(), List.of(), null);
+            return new Outcome(o, operation, false, false, Outcome.BAD_REQUEST, null, e.getMessage(), List.of(), null);
         }
-        return new Outcome(o, operation, true, false, null, null, List.of(), null);
+        return new Outcome(o, operation, true, false, null, null, null, List.of(), null);
     }
 
     /** Places namespaced objects in "default" when unset, and drops a namespace from cluster-scoped ones. */
