@@ -36,11 +36,12 @@ final class ApiCalls {
     private static final Pattern WARNING = Pattern.compile("^\\d{3} \\S+ \"(.*)\"$");
 
     private final String base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final ObjectMapper json = new ObjectMapper();
 
-    ApiCalls(String base) {
+    ApiCalls(String base, HttpClient http) {
         this.base = base;
+        this.http = http;
     }
 
     /** POST to the collection of the object (kubectl create). */

@@ -64,7 +64,7 @@ public final class DemoScenario {
     public DemoScenario(LocalStack stack, PrintStream out) {
         this.stack = stack;
         this.kube = stack.api().adminClient();
-        this.api = new ApiCalls(stack.api().url());
+        this.api = new ApiCalls(stack.api().url(), stack.api().httpClient());
         this.out = out;
     }
 

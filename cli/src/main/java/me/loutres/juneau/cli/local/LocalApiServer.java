@@ -39,6 +39,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
  */
 public final class LocalApiServer implements AutoCloseable {
     private final KubernetesMockServer server;
+    private final MockWebServer web;
     private final LocalApiDispatcher dispatcher;
     private final Discovery discovery = new Discovery();
     private final KubernetesClient admin;
@@ -57,8 +58,10 @@ public final class LocalApiServer implements AutoCloseable {
         VersionInfo version = new VersionInfo.Builder().withMajor("1").withMinor("33")
                 .withGitVersion("v1.33.0-juneau-local").withPlatform("linux/amd64").build();
         dispatcher = new LocalApiDispatcher(new KubernetesMixedDispatcher(expectations), discovery, version);
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, dispatcher, false,
-                version);
+        // HTTPS: kubectl (client-go) never sends a bearer token over plain HTTP, and the token is how the webhook
+        // tells a person from the controller
+        web = new MockWebServer();
+        server = new KubernetesMockServer(new Context(), web, expectations, dispatcher, true, version);
         server.init(InetAddress.getLoopbackAddress(), port);
         admin = client(Identities.ADMIN_TOKEN);
         for (String ns : List.of("default", "kube-system", "juneau-system")) {
@@ -88,7 +91,7 @@ public final class LocalApiServer implements AutoCloseable {
     }
 
     public String url() {
-        return "http://" + server.getHostName() + ":" + server.getPort();
+        return "https://" + server.getHostName() + ":" + server.getPort();
     }
 
     public int port() {
@@ -103,8 +106,38 @@ public final class LocalApiServer implements AutoCloseable {
     /** A client authenticated as the identity behind the token (see {@link Identities}). */
     public KubernetesClient client(String token) {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
+                .withCaCertData(caData())
                 .withNamespace("default").withRequestRetryBackoffLimit(2).build();
         return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** The server's self-signed certificate (it is its own CA), base64 as kubeconfig wants it. */
+    public String caData() {
+        try {
+            return java.util.Base64.getEncoder().encodeToString(
+                    Files.readAllBytes(Path.of(web.getSelfSignedCertificate().certificatePath())));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the local API server's certificate", e);
+        }
+    }
+
+    /** A plain HTTP client (java.net.http) that trusts this server's certificate, for kubectl-like raw calls. */
+    public java.net.http.HttpClient httpClient() {
+        try {
+            java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("local-api-server", java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(caData()))));
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory
+                    .getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            return java.net.http.HttpClient.newBuilder().sslContext(ssl)
+                    .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust the local API server's certificate: " + e.getMessage(), e);
+        }
     }
 
     /** Writes a kubeconfig for kubectl (admin identity), readable by the owner only. */
@@ -116,6 +149,7 @@ public final class LocalApiServer implements AutoCloseable {
                 "- name: juneau-local",
                 "  cluster:",
                 "    server: " + url(),
+                "    certificate-authority-data: " + caData(),
                 "users:",
                 "- name: juneau-admin",
                 "  user:",

@@ -89,7 +89,7 @@ class LocalApiServerMockTest {
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpResponse<String> r = server.httpClient().send(
                 HttpRequest.newBuilder(URI.create(server.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path).isEqualTo(200);
         return new ObjectMapper().readTree(r.body());
@@ -254,7 +254,7 @@ class LocalApiServerMockTest {
         } else {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return server.httpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private void createSlb(String name) {
