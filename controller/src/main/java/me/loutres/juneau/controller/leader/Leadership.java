@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -81,7 +80,7 @@ public final class Leadership implements AutoCloseable {
         }
         LeaderElector elector = new LeaderElectorBuilder(client, electorThreads).withConfig(new LeaderElectionConfigBuilder()
                 .withName("juneau-controller")
-                .withLock(new LeaseLock(namespace, leaseName, identity))
+                .withLock(new UpdatingLeaseLock(namespace, leaseName, identity))
                 .withLeaseDuration(timing.leaseDuration())
                 .withRenewDeadline(timing.renewDeadline())
                 .withRetryPeriod(timing.retryPeriod())

@@ -115,8 +115,8 @@ public final class KubeWriter {
         term.ensureActive();
         String patch = "{\"metadata\":{\"resourceVersion\":" + json(arp.getMetadata().getResourceVersion())
                 + "},\"spec\":{\"nodeName\":" + json(node) + "}}";
-        ARPAdvertisement moved = client.resources(ARPAdvertisement.class).withName(arp.getMetadata().getName())
-                .patch(MERGE, patch);
+        // resource(arp): fabric8 sends the patch as is; withName(..).patch would GET the object first
+        ARPAdvertisement moved = client.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch);
         arps.wrote(moved.getMetadata().getName(), moved);
         return moved;
     }
@@ -158,17 +158,15 @@ public final class KubeWriter {
         return client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
     }
 
-    /** Bumps count and lastTimestamp of an event that already exists (the same thing happened again). */
+    /**
+     * The same event was recorded before (same name): only its lastTimestamp moves, so {@code kubectl describe}
+     * shows it happened again. Its count is left alone: reading it would need one more permission for little.
+     */
     void repeatEvent(Term term, String namespace, String name, String now) {
         term.ensureActive();
-        Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
-        if (existing == null) {
-            return;
-        }
-        int count = existing.getCount() == null ? 1 : existing.getCount();
-        String patch = "{\"metadata\":{\"resourceVersion\":" + json(existing.getMetadata().getResourceVersion())
-                + "},\"count\":" + (count + 1) + ",\"lastTimestamp\":" + json(now) + "}";
-        client.v1().events().inNamespace(namespace).withName(name).patch(MERGE, patch);
+        Event target = new io.fabric8.kubernetes.api.model.EventBuilder().withNewMetadata().withNamespace(namespace)
+                .withName(name).endMetadata().build();
+        client.v1().events().inNamespace(namespace).resource(target).patch(MERGE, "{\"lastTimestamp\":" + json(now) + "}");
     }
 
     /** A deep copy: objects of the informer cache are shared and never modified in place. */
