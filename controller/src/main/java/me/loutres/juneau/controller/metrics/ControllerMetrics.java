@@ -66,7 +66,7 @@ public final class ControllerMetrics {
     /** Gauges of one pool's counts; the suppliers read the allocator of whichever term is current. */
     public void watchPool(String pool, Supplier<Number> total, Supplier<Number> allocated) {
         poolGauges.computeIfAbsent(pool, p -> new Meter.Id[] {
-                Gauge.builder("juneau_pool_addresses_total", total).strongReference(true)
+                Gauge.builder("juneau_pool_addresses_usable", total).strongReference(true)
                         .description("Addresses an AddressPool can hand out").tag("pool", p).register(registry).getId(),
                 Gauge.builder("juneau_pool_addresses_allocated", allocated).strongReference(true)
                         .description("Addresses of an AddressPool held by ServiceLoadBalancers").tag("pool", p)
