@@ -65,16 +65,6 @@ public final class ControllerCommand implements Callable<Integer> {
             System.err.println("juneau controller: --lease-duration must be at least 3 seconds, got " + leaseSeconds);
             return EXIT_BAD_INPUT;
         }
-        Config config;
-        if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig)) {
-                System.err.println("juneau controller: --kubeconfig " + kubeconfig + " is not a readable file");
-                return EXIT_BAD_INPUT;
-            }
-            config = Config.fromKubeconfig(Files.readString(kubeconfig));
-        } else {
-            config = Config.autoConfigure(null);
-        }
         Duration lease = Duration.ofSeconds(leaseSeconds);
         Leadership.Timing timing = new Leadership.Timing(lease, lease.multipliedBy(2).dividedBy(3),
                 lease.dividedBy(7));
@@ -86,6 +76,22 @@ public final class ControllerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;
+        }
+        Config config;
+        if (kubeconfig != null) {
+            if (!Files.isReadable(kubeconfig) || Files.isDirectory(kubeconfig)) {
+                System.err.println("juneau controller: --kubeconfig " + kubeconfig + " is not a readable file");
+                return EXIT_BAD_INPUT;
+            }
+            try {
+                config = Config.fromKubeconfig(Files.readString(kubeconfig));
+            } catch (RuntimeException | IOException e) {
+                System.err.println("juneau controller: --kubeconfig " + kubeconfig + " cannot be used: "
+                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                return EXIT_BAD_INPUT;
+            }
+        } else {
+            config = Config.autoConfigure(null);
         }
         CountDownLatch stop = new CountDownLatch(1);
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();

@@ -1,0 +1,41 @@
+package me.loutres.juneau.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class ControllerCommandTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "--kubeconfig=/no/such/kubeconfig | --kubeconfig /no/such/kubeconfig is not a readable file",
+            "--workers=0 | --workers must be at least 1, got 0",
+            "--metrics-port=70000 | --metrics-port must be 0-65535 (or -1 for none), got 70000",
+            "--lease-duration=1 | --lease-duration must be at least 3 seconds, got 1",
+            "--kubeconfig=pom.xml | --kubeconfig pom.xml cannot be used: "})
+    void badInputIsOneClearLineAndExitCode2(String arg, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = new CommandLine(new ControllerCommand()).execute(arg);
+        } finally {
+            System.setErr(old);
+        }
+        String out = err.toString(StandardCharsets.UTF_8).trim();
+        assertThat(code).isEqualTo(2);
+        assertThat(out).startsWith("juneau controller: " + message).doesNotContain("\n").doesNotContain("Exception");
+    }
+
+    @Test
+    void theIdentityDefaultsToThePodName() {
+        assertThat(ControllerCommand.defaultIdentity()).isNotBlank();
+    }
+}

@@ -1,0 +1,53 @@
+package me.loutres.juneau.controller.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RecentWritesTest {
+
+    private static ConfigMap at(String rv) {
+        return new ConfigMapBuilder().withNewMetadata().withName("x").withResourceVersion(rv).endMetadata().build();
+    }
+
+    @Test
+    void theWrittenVersionIsReadUntilTheInformerDeliversItOrANewerOne() {
+        RecentWrites<ConfigMap> w = new RecentWrites<>();
+        ConfigMap cached = at("5");
+        assertThat(w.read("x", cached)).isSameAs(cached);
+
+        ConfigMap written = at("7");
+        w.wrote("x", written);
+        assertThat(w.read("x", cached)).isSameAs(written);
+
+        w.observed("x", at("6"));           // an older event still on its way: keep ours
+        assertThat(w.read("x", at("6"))).isSameAs(written);
+
+        ConfigMap seen = at("7");
+        w.observed("x", seen);
+        assertThat(w.read("x", seen)).isSameAs(seen);
+        assertThat(w.size()).isZero();
+    }
+
+    @Test
+    void forgetAndAnObjectWithoutVersionLeaveNothingBehind() {
+        RecentWrites<ConfigMap> w = new RecentWrites<>();
+        w.wrote("x", at("3"));
+        w.forget("x");
+        assertThat(w.size()).isZero();
+        w.wrote("x", at(null));
+        w.wrote("x", null);
+        assertThat(w.size()).isZero();
+    }
+
+    @ParameterizedTest(name = "seen {0}, ours {1}: caught up = {2}")
+    @CsvSource({"7, 7, true", "8, 7, true", "6, 7, false", "10, 9, true", "9, 10, false",
+            "abc, 7, true", "7, xyz, true"})
+    void versionsCompareAsNumbersAndAnythingElseEndsTheEntry(String seen, String ours, boolean caughtUp) {
+        assertThat(RecentWrites.caughtUp(seen, ours)).isEqualTo(caughtUp);
+    }
+}
