@@ -27,21 +27,27 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     public record Access(String apiGroup, String resource, List<String> verbs) {
     }
 
-    /** Informers list then watch; nothing else is read and nothing is written. */
+    /**
+     * Informers list then watch; a cache miss on a pool, network or node is read once more from the API server
+     * (get). Nothing is written.
+     */
     public static final List<Access> REQUIRED_ACCESS = List.of(
-            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ADDRESS_POOLS, List.of("list", "watch")),
-            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_EXTERNAL_NETWORKS, List.of("list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ADDRESS_POOLS, List.of("get", "list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_EXTERNAL_NETWORKS,
+                    List.of("get", "list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, List.of("list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, List.of("list", "watch")),
-            new Access("", "nodes", List.of("list", "watch")));
+            new Access("", "nodes", List.of("get", "list", "watch")));
 
     private final SharedIndexInformer<AddressPool> pools;
     private final SharedIndexInformer<ExternalNetwork> networks;
     private final SharedIndexInformer<ServiceLoadBalancer> slbs;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
+    private final KubernetesClient client;
 
     private InformerClusterView(KubernetesClient client) {
+        this.client = client;
         pools = client.resources(AddressPool.class).runnableInformer(0);
         networks = client.resources(ExternalNetwork.class).runnableInformer(0);
         slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
@@ -63,6 +69,11 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return view;
     }
 
+    /** A view whose caches never fill: every named lookup is a miss (tests of the read-through). */
+    static InformerClusterView unstarted(KubernetesClient client) {
+        return new InformerClusterView(client);
+    }
+
     private List<SharedIndexInformer<?>> informers() {
         return List.of(pools, networks, slbs, arps, nodes);
     }
@@ -72,9 +83,15 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return informers().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
+    /*
+     * `kubectl apply -f` of a pool and the network that lists it, in one file, sends the network's review
+     * milliseconds after the pool was stored: before the watch event reaches this cache. A miss on a named object
+     * is therefore read once from the API server instead of being reported as missing. Misses are rare (they are
+     * mostly denials), so this costs nothing on the hot path.
+     */
     @Override
     public Optional<AddressPool> addressPool(String name) {
-        return byKey(pools, name);
+        return byKey(pools, name).or(() -> live(name, () -> client.resources(AddressPool.class).withName(name).get()));
     }
 
     @Override
@@ -84,7 +101,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Optional<ExternalNetwork> externalNetwork(String name) {
-        return byKey(networks, name);
+        return byKey(networks, name)
+                .or(() -> live(name, () -> client.resources(ExternalNetwork.class).withName(name).get()));
     }
 
     @Override
@@ -109,7 +127,20 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Optional<Node> node(String name) {
-        return byKey(nodes, name);
+        return byKey(nodes, name).or(() -> live(name, () -> client.nodes().withName(name).get()));
+    }
+
+    /** A read-through on a cache miss; an unreachable API server means "not there", as the cache said. */
+    private static <T> Optional<T> live(String name, java.util.function.Supplier<T> get) {
+        if (name == null || name.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(get.get());
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.debug("cluster view: reading {} after a cache miss failed: {}", name, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     @Override

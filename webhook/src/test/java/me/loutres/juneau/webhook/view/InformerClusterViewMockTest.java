@@ -90,11 +90,26 @@ class InformerClusterViewMockTest {
             assertThat(view.nodes()).hasSize(1);
 
             client.resource(pool("pool-b", "203.0.113.16/28")).create();
-            await(() -> view.addressPool("pool-b").isPresent());
-            assertThat(view.addressPools()).hasSize(2);
+            await(() -> view.addressPools().size() == 2);
+            assertThat(view.addressPool("pool-b")).isPresent();
 
             client.resources(AddressPool.class).withName("pool-a").delete();
             await(() -> view.addressPool("pool-a").isEmpty());
         }
+    }
+
+    @Test
+    void aNamedObjectTheCacheHasNotSeenYetIsReadFromTheApiServer() {
+        client.resource(pool("pool-a", "203.0.113.0/28")).create();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+        InformerClusterView view = InformerClusterView.unstarted(client);
+        // the pool and network of one `kubectl apply` reach the webhook before the watch event reaches the cache
+        assertThat(view.addressPool("pool-a")).hasValueSatisfying(p ->
+                assertThat(p.getSpec().getAddresses()).containsExactly("203.0.113.0/28"));
+        assertThat(view.node("node-a")).isPresent();
+        assertThat(view.addressPool("pool-b")).isEmpty();
+        assertThat(view.externalNetwork("public")).isEmpty();
+        // lists are never read through: they are the cache's
+        assertThat(view.addressPools()).isEmpty();
     }
 }
