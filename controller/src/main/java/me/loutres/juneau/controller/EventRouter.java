@@ -31,6 +31,7 @@ final class EventRouter {
     private final KubeWriter writer;
     private final Requeue requeue;
     private final BooleanSupplier leading;
+    private volatile long lastEventNanos = System.nanoTime();
 
     EventRouter(ClusterCache cache, KubeWriter writer, Requeue requeue, BooleanSupplier leading) {
         this.cache = cache;
@@ -88,6 +89,11 @@ final class EventRouter {
         }));
     }
 
+    /** When an informer last delivered anything (to let watches drain before they close). */
+    long lastEventNanos() {
+        return lastEventNanos;
+    }
+
     private boolean relevant(Service s) {
         return s != null && (ServiceReconciler.isManaged(s) || cache.serviceLoadBalancer(ServiceKey.of(s)) != null);
     }
@@ -113,6 +119,7 @@ final class EventRouter {
      */
     private <T extends HasMetadata> ResourceEventHandler<T> handler(RecentWrites<T> recent, BiConsumer<T, T> route) {
         Consumer<T> seen = o -> {
+            lastEventNanos = System.nanoTime();
             if (recent != null) {
                 recent.observed(key(o), o);
             }
@@ -136,6 +143,7 @@ final class EventRouter {
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                lastEventNanos = System.nanoTime();
                 if (recent != null) {
                     recent.forget(key(obj));
                 }

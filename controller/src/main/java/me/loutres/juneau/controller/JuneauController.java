@@ -71,6 +71,7 @@ public final class JuneauController implements AutoCloseable {
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
     private final List<Thread> workers = new ArrayList<>();
     private final Leadership leadership;
+    private final EventRouter router;
     private final CompletableFuture<Void> synced;
     private OpsServer ops;
     private volatile boolean closed;
@@ -97,7 +98,8 @@ public final class JuneauController implements AutoCloseable {
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue);
-        new EventRouter(cache, writer, requeue, () -> state.get() != null).register();
+        this.router = new EventRouter(cache, writer, requeue, () -> state.get() != null);
+        router.register();
         metrics.queueDepth("services", services::depth);
         metrics.queueDepth("pools", pools::depth);
         this.leadership = new Leadership(client, options.namespace(), options.leaseName(), options.identity(),
@@ -387,6 +389,24 @@ public final class JuneauController implements AutoCloseable {
         return nl < 0 ? m : m.substring(0, nl);
     }
 
+    /**
+     * Waits (bounded) until the watch streams have gone quiet before closing them: the informers see the echoes of
+     * the last writes (a clean hand-over), and fabric8's mock API server — used by the tests and the demo — blocks
+     * its event loop for up to a minute when a watch closes while events for it are still queued.
+     */
+    private void awaitQuietWatches(Duration quiet, Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (System.nanoTime() < deadline
+                && (writer.unobservedWrites() > 0 || System.nanoTime() - router.lastEventNanos() < quiet.toNanos())) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** Stops: the Lease is released so a standby takes over at once; in-flight reconciles finish or stop writing. */
     @Override
     public void close() {
@@ -432,6 +452,7 @@ public final class JuneauController implements AutoCloseable {
         }
         services.close();
         pools.close();
+        awaitQuietWatches(Duration.ofMillis(300), Duration.ofSeconds(5));
         cache.close();
         if (ops != null) {
             ops.close();

@@ -55,6 +55,11 @@ public final class KubeWriter {
         return pools;
     }
 
+    /** Writes whose watch event has not come back yet. */
+    public int unobservedWrites() {
+        return slbs.size() + arps.size() + services.size() + pools.size();
+    }
+
     /** Forgets what was written for a key whose write conflicted: the next read comes from the informer. */
     public void conflicted(ServiceKey key) {
         slbs.forget(key.toString());
