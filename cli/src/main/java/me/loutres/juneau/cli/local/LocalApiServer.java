@@ -111,6 +111,26 @@ public final class LocalApiServer implements AutoCloseable {
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
+    /**
+     * Reads a cluster-scoped object straight from storage, in-process. The mock server handles requests one at a
+     * time on one event loop, and that loop is waiting on the webhook while it admits a write: a webhook reading
+     * back over HTTP at that moment would wait for itself.
+     */
+    public io.fabric8.kubernetes.api.model.HasMetadata storageGet(
+            Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type, String name) {
+        String apiVersion = io.fabric8.kubernetes.api.model.HasMetadata.getApiVersion(type);
+        String prefix = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+        String path = prefix + "/" + io.fabric8.kubernetes.api.model.HasMetadata.getPlural(type) + "/" + name;
+        io.fabric8.mockwebserver.http.MockResponse r = dispatcher.storage(new io.fabric8.mockwebserver.http.RecordedRequest(
+                "HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.GET, path,
+                io.fabric8.mockwebserver.http.Headers.builder().build(), new io.fabric8.mockwebserver.http.Buffer()));
+        if (r.code() != 200 || r.getBody() == null) {
+            return null;
+        }
+        return io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                new String(r.getBody().getBytes(), StandardCharsets.UTF_8), type);
+    }
+
     /** The server's self-signed certificate (it is its own CA), base64 as kubeconfig wants it. */
     public String caData() {
         try {

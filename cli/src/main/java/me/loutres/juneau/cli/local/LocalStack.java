@@ -64,7 +64,7 @@ public final class LocalStack implements AutoCloseable {
             Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
             wc = server.client(Identities.ADMIN_TOKEN);
             int port = webhook.start(WebhookConfig.builder(cert, key).bindAddress("127.0.0.1").port(webhookPort)
-                    .settings(AdmissionSettings.defaults()).viewSource(new ClusterViewSource.Client(wc)).build());
+                    .settings(AdmissionSettings.defaults()).viewSource(new ClusterViewSource.Client(wc, server::storageGet)).build());
             server.useWebhook(new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + port), ca.certificatePem()));
             cc = server.client(Identities.CONTROLLER_TOKEN);
             ControllerOptions options = ControllerOptions.defaults("juneau-local-controller").withMetricsPort(0)

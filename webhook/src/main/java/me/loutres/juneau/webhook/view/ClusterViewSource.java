@@ -57,11 +57,20 @@ public sealed interface ClusterViewSource {
         }
     }
 
-    /** A client the caller owns and closes (the demo's embedded API server, tests). */
-    record Client(KubernetesClient client) implements ClusterViewSource {
+    /**
+     * A client the caller owns and closes (the demo's embedded API server, tests); cache misses are read with
+     * {@code missLookup} (null: a GET through the client).
+     */
+    record Client(KubernetesClient client, MissLookup missLookup) implements ClusterViewSource {
+        public Client(KubernetesClient client) {
+            this(client, null);
+        }
+
         @Override
         public Opened open() {
-            return informers(client, false);
+            InformerClusterView view = InformerClusterView.start(client,
+                    missLookup == null ? MissLookup.api(client) : missLookup);
+            return new Opened(view, view::synced, view::close);
         }
     }
 

@@ -44,10 +44,10 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final SharedIndexInformer<ServiceLoadBalancer> slbs;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
-    private final KubernetesClient client;
+    private final MissLookup missLookup;
 
-    private InformerClusterView(KubernetesClient client) {
-        this.client = client;
+    private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
+        this.missLookup = missLookup;
         pools = client.resources(AddressPool.class).runnableInformer(0);
         networks = client.resources(ExternalNetwork.class).runnableInformer(0);
         slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
@@ -57,7 +57,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
     public static InformerClusterView start(KubernetesClient client) {
-        InformerClusterView view = new InformerClusterView(client);
+        return start(client, MissLookup.api(client));
+    }
+
+    /** As {@link #start(KubernetesClient)}, reading cache misses with the given lookup. */
+    public static InformerClusterView start(KubernetesClient client, MissLookup missLookup) {
+        InformerClusterView view = new InformerClusterView(client, missLookup);
         for (SharedIndexInformer<?> informer : view.informers()) {
             informer.start().whenComplete((ignored, failure) -> {
                 if (failure != null) {
@@ -71,7 +76,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     /** A view whose caches never fill: every named lookup is a miss (tests of the read-through). */
     static InformerClusterView unstarted(KubernetesClient client) {
-        return new InformerClusterView(client);
+        return new InformerClusterView(client, MissLookup.api(client));
     }
 
     private List<SharedIndexInformer<?>> informers() {
@@ -91,7 +96,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
      */
     @Override
     public Optional<AddressPool> addressPool(String name) {
-        return byKey(pools, name).or(() -> live(name, () -> client.resources(AddressPool.class).withName(name).get()));
+        return byKey(pools, name).or(() -> live(AddressPool.class, name));
     }
 
     @Override
@@ -101,8 +106,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Optional<ExternalNetwork> externalNetwork(String name) {
-        return byKey(networks, name)
-                .or(() -> live(name, () -> client.resources(ExternalNetwork.class).withName(name).get()));
+        return byKey(networks, name).or(() -> live(ExternalNetwork.class, name));
     }
 
     @Override
@@ -127,16 +131,16 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Optional<Node> node(String name) {
-        return byKey(nodes, name).or(() -> live(name, () -> client.nodes().withName(name).get()));
+        return byKey(nodes, name).or(() -> live(Node.class, name));
     }
 
     /** A read-through on a cache miss; an unreachable API server means "not there", as the cache said. */
-    private static <T> Optional<T> live(String name, java.util.function.Supplier<T> get) {
+    private <T extends HasMetadata> Optional<T> live(Class<T> type, String name) {
         if (name == null || name.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.ofNullable(get.get());
+            return Optional.ofNullable(type.cast(missLookup.get(type, name)));
         } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
             LOG.debug("cluster view: reading {} after a cache miss failed: {}", name, e.getMessage());
             return Optional.empty();
