@@ -26,8 +26,8 @@ import me.loutres.juneau.webhook.TestPki;
  * <li>latency at a fixed open-loop rate (default 1,000 req/s): each request has an intended send time on a fixed
  * schedule and its latency is measured from that time, so a stall also delays, and is charged to, every request
  * scheduled behind it (no coordinated omission);</li>
- * <li>the maximum sustained rate: closed-loop saturation, then an open-loop ladder up to it; the highest rate served
- * at 99% of its target with p99 under 20 ms is reported.</li>
+ * <li>the maximum sustained rate: closed-loop saturation, then an open-loop ladder from 40% to 110% of it; the
+ * highest rate served at 99% of its target with p99 under 20 ms (one retry per step) is reported.</li>
  * </ul>
  * Bounded: every phase has a fixed duration (about 3 minutes in total). Usage: {@code LoadGenerator [--rate R]
  * [--seconds S] [--quick]}.
@@ -57,7 +57,7 @@ public final class LoadGenerator {
     /** What one phase measured. */
     record Result(String target, String mode, double targetRate, long requests, long errors, double achievedRate,
                   long[] sortedNanos, long[] sortedSendLagNanos, double serverCpuMicrosPerRequest,
-                  double clientCpuMicrosPerRequest) {
+                  double clientCpuMicrosPerRequest, String servletP99) {
         long percentile(double p) {
             return pct(sortedNanos, p);
         }
@@ -71,10 +71,11 @@ public final class LoadGenerator {
         }
 
         String row() {
-            return String.format(Locale.ROOT, "| %s | %s | %s | %,.0f | %d | %s | %s | %s | %s | %.0f | %.0f |",
+            return String.format(Locale.ROOT, "| %s | %s | %s | %,.0f | %d | %s | %s | %s | %s | %s | %s | %.0f | %.0f |",
                     target, mode, targetRate > 0 ? String.format(Locale.ROOT, "%,.0f", targetRate) : "max",
                     achievedRate, errors, ms(percentile(50)), ms(percentile(99)), ms(percentile(99.9)),
                     ms(sortedNanos.length == 0 ? 0 : sortedNanos[sortedNanos.length - 1]),
+                    sortedSendLagNanos.length == 0 ? "-" : ms(pct(sortedSendLagNanos, 99)), servletP99,
                     serverCpuMicrosPerRequest, clientCpuMicrosPerRequest);
         }
     }
@@ -117,7 +118,13 @@ public final class LoadGenerator {
             port = probe.getLocalPort();
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"), BenchServer.class.getName(),
+                "-Xms512m", "-Xmx512m"));
+        // extra server JVM options, e.g. -Dbench.server.jvm=-XX:StartFlightRecording=filename=/tmp/webhook.jfr
+        String extra = System.getProperty("bench.server.jvm", "").strip();
+        if (!extra.isEmpty()) {
+            command.addAll(List.of(extra.split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchServer.class.getName(),
                 "--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
                 "--port", Integer.toString(port), "--bind-address", "127.0.0.1", "--cluster-state", state.toString()));
         Process server = new ProcessBuilder(command).redirectErrorStream(true)
@@ -177,8 +184,8 @@ public final class LoadGenerator {
         Result bestHealth = ladder(healthz, maxHealth.achievedRate(), quick, results);
 
         System.out.println();
-        System.out.println("| target | mode | target req/s | achieved req/s | errors | p50 ms | p99 ms | p99.9 ms | max ms | server CPU µs/req | client CPU µs/req |");
-        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| target | mode | target req/s | achieved req/s | errors | p50 ms | p99 ms | p99.9 ms | max ms | send lag p99 ms | servlet p99 ms | server CPU µs/req | client CPU µs/req |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         results.forEach(r -> System.out.println(r.row()));
         Result fixedValidate = results.get(1);
         Result fixedHealth = results.get(0);
@@ -196,16 +203,23 @@ public final class LoadGenerator {
                 bestValidate == null || bestHealth == null ? Double.NaN : bestValidate.targetRate() / bestHealth.targetRate());
     }
 
-    /** Open-loop steps from 60% of the closed-loop maximum up to 110% of it; the last passing step is returned. */
+    /**
+     * Open-loop steps from 40% of the closed-loop maximum up to 110% of it; a failing step is run once more (another
+     * process on the two cores can stall one run), and the last passing step is returned.
+     */
     private Result ladder(Target target, double closedLoopMax, boolean quick, List<Result> results) throws Exception {
         Result best = null;
         double step = Math.max(250, Math.round(closedLoopMax * 0.1 / 250) * 250);
-        double start = Math.max(step, Math.floor(closedLoopMax * 0.6 / step) * step);
+        double start = Math.max(step, Math.floor(closedLoopMax * 0.4 / step) * step);
         for (double r = start; r <= closedLoopMax * 1.1 + 1; r += step) {
-            Result result = openLoop(target, r, quick ? Duration.ofSeconds(3) : LADDER_STEP, 16);
-            results.add(result);
-            boolean sustained = result.errors() == 0 && result.achievedRate() >= 0.99 * r
-                    && result.percentile(99) <= P99_BOUND_NANOS;
+            Result result = null;
+            boolean sustained = false;
+            for (int attempt = 0; attempt < 2 && !sustained; attempt++) {
+                result = openLoop(target, r, quick ? Duration.ofSeconds(3) : LADDER_STEP, 8);
+                results.add(result);
+                sustained = result.errors() == 0 && result.achievedRate() >= 0.99 * r
+                        && result.percentile(99) <= P99_BOUND_NANOS;
+            }
             if (!sustained) {
                 break;
             }
@@ -225,6 +239,7 @@ public final class LoadGenerator {
         AtomicLong lastEnd = new AtomicLong();
         long cpu0 = serverCpuNanos();
         long client0 = clientCpuNanos();
+        java.util.Map<Double, Long> hist0 = servletHistogram();
         long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < connections; c++) {
@@ -260,9 +275,11 @@ public final class LoadGenerator {
         }
         long requests = Arrays.stream(counts).sum();
         double seconds = (lastEnd.get() - t0) / 1e9;
+        double serverCpu = (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests);
+        double clientCpu = (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests);
         return new Result(target.name(), "open " + connections + " conn", rate, requests, errors.get(),
-                requests / seconds, merge(latencies, counts), merge(lags, counts),
-                (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests), (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests));
+                requests / seconds, merge(latencies, counts), merge(lags, counts), serverCpu, clientCpu,
+                target.uidOffset() >= 0 ? servletP99(hist0, servletHistogram()) : "-");
     }
 
     private Result closedLoop(Target target, int connections, Duration duration) throws Exception {
@@ -271,6 +288,7 @@ public final class LoadGenerator {
         int[] counts = new int[connections];
         long cpu0 = serverCpuNanos();
         long client0 = clientCpuNanos();
+        java.util.Map<Double, Long> hist0 = servletHistogram();
         long start = System.nanoTime();
         long deadline = start + duration.toNanos();
         AtomicLong seq = new AtomicLong();
@@ -302,9 +320,51 @@ public final class LoadGenerator {
         }
         long requests = Arrays.stream(counts).sum();
         double seconds = (System.nanoTime() - start) / 1e9;
+        double serverCpu = (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests);
+        double clientCpu = (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests);
         return new Result(target.name(), "closed " + connections + " conn", 0, requests, errors.get(), requests / seconds,
-                merge(latencies, counts), new long[0],
-                (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, requests), (clientCpuNanos() - client0) / 1e3 / Math.max(1, requests));
+                merge(latencies, counts), new long[0], serverCpu, clientCpu,
+                target.uidOffset() >= 0 ? servletP99(hist0, servletHistogram()) : "-");
+    }
+
+    /**
+     * The server's own latency histogram of /validate/services (cumulative bucket counts by upper bound, seconds),
+     * read from /metrics: what the servlet measured from request received to response written.
+     */
+    private java.util.Map<Double, Long> servletHistogram() {
+        java.util.Map<Double, Long> buckets = new java.util.TreeMap<>();
+        try (HttpsConnection c = new HttpsConnection(tls, port)) {
+            if (c.exchange(Target.get("/metrics").request()) != 200) {
+                return buckets;
+            }
+            String text = new String(c.buffer(), c.bodyStart, c.bodyLength, StandardCharsets.UTF_8);
+            String prefix = "juneau_webhook_request_duration_seconds_bucket{path=\"/validate/services\",le=\"";
+            for (String line : text.split("\n")) {
+                if (line.startsWith(prefix)) {
+                    String le = line.substring(prefix.length(), line.indexOf('"', prefix.length()));
+                    long count = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    buckets.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le), count);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            buckets.clear();
+        }
+        return buckets;
+    }
+
+    /** Upper bound of the bucket holding the 99th percentile of the requests between two snapshots. */
+    private static String servletP99(java.util.Map<Double, Long> before, java.util.Map<Double, Long> after) {
+        long total = after.getOrDefault(Double.POSITIVE_INFINITY, 0L) - before.getOrDefault(Double.POSITIVE_INFINITY, 0L);
+        if (total <= 0) {
+            return "-";
+        }
+        for (java.util.Map.Entry<Double, Long> e : after.entrySet()) {
+            long cumulative = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            if (cumulative >= Math.ceil(0.99 * total)) {
+                return e.getKey().isInfinite() ? "> 10" : String.format(Locale.ROOT, "<= %.3f", e.getKey() * 1000);
+            }
+        }
+        return "-";
     }
 
     /** One exchange; true when the answer is a 200 that echoes this request's uid. */
