@@ -30,7 +30,7 @@ import me.loutres.juneau.webhook.TestPki;
  * highest rate served at 99% of its target with p99 under 20 ms (one retry per step) is reported.</li>
  * </ul>
  * Bounded: every phase has a fixed duration (about 3 minutes in total). Usage: {@code LoadGenerator [--rate R]
- * [--seconds S] [--quick]}.
+ * [--seconds S] [--ladder-rates R1,R2,...] [--quick]}.
  */
 public final class LoadGenerator {
     private static final Duration LADDER_STEP = Duration.ofSeconds(8);
@@ -94,13 +94,15 @@ public final class LoadGenerator {
         double rate = 1000;
         int seconds = 30;
         boolean quick = false;
+        double[] ladderRates = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rate" -> rate = Double.parseDouble(args[++i]);
+                case "--ladder-rates" -> ladderRates = Arrays.stream(args[++i].split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--quick" -> quick = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: LoadGenerator [--rate R] [--seconds S] [--quick]");
+                        + "; usage: LoadGenerator [--rate R] [--seconds S] [--ladder-rates R1,R2,...] [--quick]");
             }
         }
         if (quick) {
@@ -132,7 +134,7 @@ public final class LoadGenerator {
         try {
             LoadGenerator generator = new LoadGenerator(pki.clientContext(), port, server.pid());
             generator.awaitReady(server);
-            generator.run(rate, seconds, quick);
+            generator.run(rate, seconds, quick, ladderRates);
         } finally {
             server.destroy();
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
@@ -159,7 +161,7 @@ public final class LoadGenerator {
         throw new IllegalStateException("the webhook was not ready within 60 s");
     }
 
-    private void run(double rate, int seconds, boolean quick) throws Exception {
+    private void run(double rate, int seconds, boolean quick, double[] ladderRates) throws Exception {
         byte[] body = ServiceReview.json();
         Target validate = Target.post("/validate/services", body);
         Target healthz = Target.get("/healthz");
@@ -180,8 +182,8 @@ public final class LoadGenerator {
         results.add(maxHealth);
         results.add(maxValidate);
 
-        Result bestValidate = ladder(validate, maxValidate.achievedRate(), quick, results);
-        Result bestHealth = ladder(healthz, maxHealth.achievedRate(), quick, results);
+        Result bestValidate = ladder(validate, rates(ladderRates, maxValidate.achievedRate()), quick, results);
+        Result bestHealth = ladder(healthz, rates(ladderRates, maxHealth.achievedRate()), quick, results);
 
         System.out.println();
         System.out.println("| target | mode | target req/s | achieved req/s | errors | p50 ms | p99 ms | p99.9 ms | max ms | send lag p99 ms | servlet p99 ms | server CPU µs/req | client CPU µs/req |");
@@ -203,15 +205,27 @@ public final class LoadGenerator {
                 bestValidate == null || bestHealth == null ? Double.NaN : bestValidate.targetRate() / bestHealth.targetRate());
     }
 
-    /**
-     * Open-loop steps from 40% of the closed-loop maximum up to 110% of it; a failing step is run once more (another
-     * process on the two cores can stall one run), and the last passing step is returned.
-     */
-    private Result ladder(Target target, double closedLoopMax, boolean quick, List<Result> results) throws Exception {
-        Result best = null;
+    /** The given rates, or steps of 10% of the closed-loop maximum from 40% to 110% of it. */
+    private static double[] rates(double[] given, double closedLoopMax) {
+        if (given != null) {
+            return given;
+        }
         double step = Math.max(250, Math.round(closedLoopMax * 0.1 / 250) * 250);
         double start = Math.max(step, Math.floor(closedLoopMax * 0.4 / step) * step);
+        List<Double> out = new ArrayList<>();
         for (double r = start; r <= closedLoopMax * 1.1 + 1; r += step) {
+            out.add(r);
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Open-loop steps in increasing rate; a failing step is run once more (another process on the two cores can
+     * stall one run), the first step failing twice ends the ladder, and the last passing step is returned.
+     */
+    private Result ladder(Target target, double[] rates, boolean quick, List<Result> results) throws Exception {
+        Result best = null;
+        for (double r : rates) {
             Result result = null;
             boolean sustained = false;
             for (int attempt = 0; attempt < 2 && !sustained; attempt++) {
