@@ -50,6 +50,9 @@ public final class WebhookContextListener implements ServletContextListener {
         ServletContext context = event.getServletContext();
         WebhookRuntime runtime = given;
         if (runtime == null) {
+            // deployed as a WAR: the webhook's logging unless the container or the operator configured logback (a
+            // logback.xml inside the WAR would also land in the classes jar the cli uses, and clash with its own)
+            me.loutres.juneau.webhook.server.WebhookLogging.configureUnlessConfigured();
             try {
                 built = fromParameters(name -> parameter(context, name));
             } catch (Exception e) {

@@ -8,17 +8,17 @@ import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives {@code juneau webhook} the webhook's logging when nobody configured logback: without it logback's default
+ * Gives {@code juneau webhook} and the deployed WAR the webhook's logging when nobody configured logback: without it logback's default
  * prints every library's DEBUG lines. An explicit {@code logback.xml}, {@code logback-test.xml} or
  * {@code -Dlogback.configurationFile} always wins.
  */
-final class WebhookLogging {
+public final class WebhookLogging {
     static final String CONFIG = "/me/loutres/juneau/webhook/logback-webhook.xml";
 
     private WebhookLogging() {
     }
 
-    static void configureUnlessConfigured() {
+    public static void configureUnlessConfigured() {
         ClassLoader cl = WebhookLogging.class.getClassLoader();
         if (System.getProperty("logback.configurationFile") != null || cl.getResource("logback.xml") != null
                 || cl.getResource("logback-test.xml") != null) {
