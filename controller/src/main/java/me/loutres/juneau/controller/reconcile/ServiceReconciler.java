@@ -366,9 +366,11 @@ public final class ServiceReconciler {
         String prevVip = prev == null ? null : prev.getVip();
         if (prevVip == null && next.getVip() != null) {
             metrics.allocated();
+            // the first node to answer ARP is part of this news, not a change of node: one event, not two
             events.record(term, svc, EventRecorder.NORMAL, JuneauConstants.EVENT_IP_ALLOCATED, "allocated VIP "
                     + next.getVip() + " from AddressPool " + next.getAddressPool() + " of ExternalNetwork \""
-                    + network + "\"");
+                    + network + "\"" + (next.getArpAnnouncingNode() == null ? ""
+                            : "; node " + next.getArpAnnouncingNode() + " answers ARP for it"));
         }
         Condition allocated = condition(next, JuneauConstants.CONDITION_ALLOCATED);
         Condition before = condition(prev, JuneauConstants.CONDITION_ALLOCATED);
@@ -383,6 +385,8 @@ public final class ServiceReconciler {
         String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
         if (!Objects.equals(prevNode, next.getArpAnnouncingNode())) {
             metrics.arpNodeChanged();
+        }
+        if (prevVip != null && !Objects.equals(prevNode, next.getArpAnnouncingNode())) {
             events.record(term, svc, EventRecorder.NORMAL, JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
                     "node answering ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
                             + (prevNode == null ? "<none>" : prevNode) + " -> "

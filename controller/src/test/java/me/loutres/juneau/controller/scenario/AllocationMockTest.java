@@ -100,9 +100,10 @@ class AllocationMockTest extends ScenarioBase {
         assertThat(status("exh", "a-younger").getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
 
         // the pool grows (entries are append-only): the waiting Service is retried through the index
-        AddressPool pool = cluster.getPool("exh-pool");
-        pool.getSpec().setAddresses(List.of("10.42.0.1/32", "10.42.0.9/32"));
-        cluster.client().resource(pool).update();
+        cluster.client().resources(AddressPool.class).withName("exh-pool").edit(pool -> {
+            pool.getSpec().setAddresses(List.of("10.42.0.1/32", "10.42.0.9/32"));
+            return pool;
+        });
         eventually(() -> assertThat(status("exh", "a-younger").getVip()).isEqualTo("10.42.0.9"));
         eventually(() -> assertThat(poolStatus("exh-pool").getAllocated()).isEqualTo(2L));
     }

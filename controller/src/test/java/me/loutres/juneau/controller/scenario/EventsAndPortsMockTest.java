@@ -4,7 +4,6 @@ import static me.loutres.juneau.controller.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.util.List;
@@ -34,9 +33,7 @@ class EventsAndPortsMockTest extends ScenarioBase {
         // churn that changes nothing the controller decides: annotations, a re-written slice, a restart
         for (int i = 0; i < 3; i++) {
             for (String name : List.of("web", "late")) {
-                Service s = cluster.svc("ev", name);
-                s.getMetadata().getAnnotations().put("example.com/touch", String.valueOf(i));
-                cluster.client().resource(s).update();
+                touch("ev", name, i);
             }
             cluster.endpoints("ev", "web", "node-1");
         }
@@ -45,11 +42,27 @@ class EventsAndPortsMockTest extends ScenarioBase {
         eventually(() -> assertThat(controller.allocations()).isNotEmpty());
         settle();
 
-        assertOne("web", JuneauConstants.EVENT_IP_ALLOCATED, "Normal", "allocated VIP 10.60.0.1 from AddressPool ev-pool");
-        assertOne("web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED, "Normal", "<none> -> node-1");
+        assertOne("web", JuneauConstants.EVENT_IP_ALLOCATED, "Normal",
+                "allocated VIP 10.60.0.1 from AddressPool ev-pool of ExternalNetwork \"ev-net\"");
+        // the first node is part of the allocation news when the endpoints were seen by then; otherwise it is
+        // one change <none> -> node-1 later. Either way: said once.
+        List<Event> moves = cluster.events("ev", "web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED);
+        if (cluster.events("ev", "web", JuneauConstants.EVENT_IP_ALLOCATED).get(0).getMessage()
+                .endsWith("; node node-1 answers ARP for it")) {
+            assertThat(moves).isEmpty();
+        } else {
+            assertOne("web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED, "Normal", "<none> -> node-1");
+        }
         assertOne("late", JuneauConstants.EVENT_ALLOCATION_FAILED, "Warning", JuneauConstants.REASON_POOL_EXHAUSTED);
         assertThat(cluster.events("ev", "web", JuneauConstants.EVENT_ALLOCATION_FAILED)).isEmpty();
         assertThat(cluster.events("ev", "late", JuneauConstants.EVENT_IP_ALLOCATED)).isEmpty();
+    }
+
+    /** An annotation change the controller does not care about (an edit: read, change, patch; no version race). */
+    private void touch(String ns, String name, int i) {
+        cluster.client().services().inNamespace(ns).withName(name)
+                .edit(s -> new io.fabric8.kubernetes.api.model.ServiceBuilder(s).editMetadata()
+                        .addToAnnotations("example.com/touch", String.valueOf(i)).endMetadata().build());
     }
 
     private void assertOne(String svc, String reason, String type, String text) {
@@ -88,9 +101,7 @@ class EventsAndPortsMockTest extends ScenarioBase {
 
         // more reconciles of the same problem: still one warning
         for (int i = 0; i < 3; i++) {
-            Service s = cluster.svc("np", "web");
-            s.getMetadata().getAnnotations().put("example.com/touch", String.valueOf(i));
-            cluster.client().resource(s).update();
+            touch("np", "web", i);
         }
         settle();
         assertThat(cluster.events("np", "web", JuneauConstants.EVENT_TARGET_PORT_NOT_FOUND)).hasSize(1)

@@ -4,7 +4,6 @@ import static me.loutres.juneau.controller.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -87,9 +86,10 @@ class RbacMockTest {
         // the spec of a ServiceLoadBalancer follows its Service's annotations
         c.serviceRequesting("r", "wants", "rbac-arp-net", "10.90.0.1");
         eventually(() -> assertThat(c.slb("r", "wants")).isNotNull());
-        Service wants = c.svc("r", "wants");
-        wants.getMetadata().getAnnotations().remove(JuneauConstants.ANNOTATION_REQUESTED_IP);
-        c.client().resource(wants).update();
+        c.client().services().inNamespace("r").withName("wants").edit(s -> {
+            s.getMetadata().getAnnotations().remove(JuneauConstants.ANNOTATION_REQUESTED_IP);
+            return s;
+        });
         eventually(() -> assertThat(c.slb("r", "wants").getSpec().getRequestedIP()).isNull());
 
         // a bgp Service, then deletion through the finalizer

@@ -148,10 +148,11 @@ class ServiceLifecycleMockTest extends ScenarioBase {
             assertThat(cluster.arp("un", "web")).isNotNull();
         });
 
-        Service svc = cluster.svc("un", "web");
-        svc.getSpec().setType("ClusterIP");
-        svc.getSpec().setLoadBalancerClass(null);
-        cluster.client().resource(svc).update();
+        cluster.client().services().inNamespace("un").withName("web").edit(svc -> {
+            svc.getSpec().setType("ClusterIP");
+            svc.getSpec().setLoadBalancerClass(null);
+            return svc;
+        });
 
         eventually(() -> {
             assertThat(cluster.slb("un", "web")).isNull();

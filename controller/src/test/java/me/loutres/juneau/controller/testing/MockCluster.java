@@ -49,13 +49,18 @@ public final class MockCluster implements AutoCloseable {
     public static final String CONTROLLER_AGENT = "juneau-controller-under-test";
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
 
-    private final TestDispatcher dispatcher = new TestDispatcher();
+    private final TestDispatcher dispatcher;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final List<KubernetesClient> controllerClients = new ArrayList<>();
     private final List<JuneauController> controllers = new ArrayList<>();
 
     public MockCluster() {
+        this(new TestDispatcher());
+    }
+
+    public MockCluster(TestDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init();
         client = server.createClient();
@@ -91,6 +96,12 @@ public final class MockCluster implements AutoCloseable {
                 .withRequestRetryBackoffLimit(0).endConfig());
         controllerClients.add(c);
         return c;
+    }
+
+    /** A controller client the cluster does not keep (the caller closes it), so it can be garbage collected. */
+    public KubernetesClient newUntrackedControllerClient() {
+        return server.createClient(b -> b.editOrNewConfig().withUserAgent(CONTROLLER_AGENT)
+                .withRequestRetryBackoffLimit(0).endConfig());
     }
 
     public static ControllerOptions fastOptions(String identity) {
@@ -172,17 +183,22 @@ public final class MockCluster implements AutoCloseable {
 
     /** Creates or replaces {@code <svc>-1} with these endpoints (port "http" → 8080). */
     public EndpointSlice slice(String ns, String svc, List<Endpoint> endpoints) {
-        EndpointSlice s = new EndpointSliceBuilder().withNewMetadata().withNamespace(ns).withName(svc + "-1")
-                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, svc).endMetadata()
-                .withAddressType("IPv4").withEndpoints(endpoints)
-                .withPorts(new EndpointPortBuilder().withName("http").withProtocol("TCP").withPort(8080).build())
-                .build();
+        EndpointSlice s = sliceOf(ns, svc, endpoints);
         EndpointSlice existing = client.discovery().v1().endpointSlices().inNamespace(ns).withName(svc + "-1").get();
         if (existing == null) {
             return client.resource(s).create();
         }
         s.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
         return client.resource(s).update();
+    }
+
+    /** The slice {@code <svc>-1} with these endpoints, not written. */
+    public static EndpointSlice sliceOf(String ns, String svc, List<Endpoint> endpoints) {
+        return new EndpointSliceBuilder().withNewMetadata().withNamespace(ns).withName(svc + "-1")
+                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, svc).endMetadata()
+                .withAddressType("IPv4").withEndpoints(endpoints)
+                .withPorts(new EndpointPortBuilder().withName("http").withProtocol("TCP").withPort(8080).build())
+                .build();
     }
 
     public <T extends HasMetadata> T create(T o) {

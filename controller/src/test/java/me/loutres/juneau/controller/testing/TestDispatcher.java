@@ -1,9 +1,11 @@
 package me.loutres.juneau.controller.testing;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,13 +22,45 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
     }
 
     private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    private final boolean record;
+    private final IndexedStore index;
+
+    /** The stock mock store, every request recorded: what the tests use. */
+    public TestDispatcher() {
+        this(true, false);
+    }
+
+    /**
+     * @param record  keep every request (the RBAC test needs them; a load benchmark does not)
+     * @param indexed look single objects up by name instead of scanning the store (load benchmarks only)
+     */
+    public TestDispatcher(boolean record, boolean indexed) {
+        this.record = record;
+        this.index = indexed ? IndexedStore.install(this) : null;
+    }
+
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        String id = index == null || query.getAttribute("name") == null ? null : IndexedStore.identity(query);
+        if (id == null) {
+            return super.findResource(query);
+        }
+        AttributeSet key = index.lookup(id);
+        if (key == null) {
+            return null;
+        }
+        String value = getMap().get(key);
+        return value != null && key.matches(query) ? Map.entry(key, value) : super.findResource(query);
+    }
     private volatile Predicate<RecordedRequest> conflictWhen = r -> false;
     private final AtomicInteger conflictsLeft = new AtomicInteger();
     private final AtomicInteger conflictsSent = new AtomicInteger();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        requests.add(new Request(request.getMethod(), request.getPath(), request.getHeader("User-Agent")));
+        if (record) {
+            requests.add(new Request(request.getMethod(), request.getPath(), request.getHeader("User-Agent")));
+        }
         if (isWrite(request) && conflictWhen.test(request) && conflictsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
             conflictsSent.incrementAndGet();
             return new MockResponse().setResponseCode(409).setHeader("Content-Type", "application/json")

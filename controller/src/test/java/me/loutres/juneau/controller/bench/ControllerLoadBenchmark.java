@@ -1,0 +1,266 @@
+package me.loutres.juneau.controller.bench;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.ControllerOptions;
+import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.controller.testing.MockCluster;
+import me.loutres.juneau.controller.testing.TestDispatcher;
+import me.loutres.juneau.ip.Ipv4;
+
+/**
+ * Load benchmark of the controller against fabric8's mock API server (not a test; never run by mvn verify):
+ * N managed Services of an arp network, each with an EndpointSlice of two ready endpoints on two of 10 nodes.
+ *
+ * <ol>
+ * <li>time from controller start until every ServiceLoadBalancer shows a VIP (seen by a watch), and until every
+ * one is Ready with its ARPAdvertisement;</li>
+ * <li>the controller's heap after GC: heap used after a full GC with the converged controller running, minus heap
+ * used after a full GC once it is closed (the mock server's objects are in both);</li>
+ * <li>failover: for T Services one after the other, the endpoint on the node named by the ARPAdvertisement turns
+ * not ready; latency until a watch sees the advertisement name another node — measured from the slice update
+ * request (end to end, two mock hops included) and from the moment a watch saw the slice change (the controller
+ * side: its informer, reconcile, the patch, one mock hop back).</li>
+ * </ol>
+ *
+ * <p>Usage: {@code ControllerLoadBenchmark [services...] [--trials T] [--workers W]}, e.g. {@code 1000 10000}.
+ */
+public final class ControllerLoadBenchmark {
+    private static final int NODES = 10;
+    private static final String FIRST = "10.100.0.1";
+
+    public static void main(String[] args) throws Exception {
+        List<Integer> sizes = new ArrayList<>();
+        int trials = 100;
+        int workers = 8;
+        boolean indexed = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--trials" -> trials = Integer.parseInt(args[++i]);
+                case "--workers" -> workers = Integer.parseInt(args[++i]);
+                case "--indexed-mock" -> indexed = true;
+                default -> sizes.add(Integer.parseInt(args[i]));
+            }
+        }
+        if (sizes.isEmpty()) {
+            sizes = List.of(1000, 10000);
+        }
+        System.out.printf("controller load benchmark: sizes %s, %d failover trials, %d workers, %s mock store, %d CPUs,"
+                + " max heap %d MiB%n", sizes, trials, workers, indexed ? "indexed" : "stock",
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        for (int n : sizes) {
+            run(n, trials, workers, indexed);
+        }
+        System.exit(0);
+    }
+
+    private static void run(int n, int trials, int workers, boolean indexed) throws Exception {
+        try (MockCluster c = new MockCluster(new TestDispatcher(false, indexed))) {
+            long t = System.nanoTime();
+            populate(c, n);
+            System.out.printf("%n== %,d Services: populated %,d objects in %.1f s%n", n, 2 * n + NODES + 2,
+                    secs(System.nanoTime() - t));
+
+            KubernetesClient watcher = c.client();
+            Map<String, String> vips = new ConcurrentHashMap<>();
+            AtomicInteger ready = new AtomicInteger();
+            Map<String, Boolean> readySeen = new ConcurrentHashMap<>();
+            SharedIndexInformer<ServiceLoadBalancer> slbWatch = watcher.resources(ServiceLoadBalancer.class)
+                    .inAnyNamespace().inform(new Handler<>(s -> {
+                        if (s.getStatus() != null && s.getStatus().getVip() != null) {
+                            vips.putIfAbsent(s.getMetadata().getNamespace() + "/" + s.getMetadata().getName(),
+                                    s.getStatus().getVip());
+                        }
+                        if (s.getStatus() != null && JuneauConstants.PHASE_READY.equals(s.getStatus().getPhase())
+                                && s.getStatus().getArpAnnouncingNode() != null
+                                && readySeen.putIfAbsent(s.getMetadata().getNamespace() + "/" + s.getMetadata().getName(),
+                                        true) == null) {
+                            ready.incrementAndGet();
+                        }
+                    }));
+            System.gc();
+            long heapBefore = usedHeapAfterGc();
+            ControllerOptions options = MockCluster.fastOptions("bench-" + n).withWorkers(workers)
+                    .withLease(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
+            long start = System.nanoTime();
+            KubernetesClient ctlClient = c.newUntrackedControllerClient();
+            JuneauController ctl = JuneauController.start(ctlClient, options);
+            long allVips = waitFor(() -> vips.size() >= n, start, Duration.ofMinutes(20));
+            System.out.printf("all %,d VIPs assigned after %.1f s (%.0f Services/s)%n", n, secs(allVips - start),
+                    n / secs(allVips - start));
+            long allReady = waitFor(() -> ready.get() >= n, start, Duration.ofMinutes(20));
+            System.out.printf("all %,d Ready with an ARPAdvertisement after %.1f s%n", n, secs(allReady - start));
+            long idle = waitFor(ctl::idle, start, Duration.ofMinutes(5));
+            System.out.printf("controller idle after %.1f s; distinct VIPs %,d%n", secs(idle - start),
+                    vips.values().stream().distinct().count());
+
+            ctl.scrapeMetrics().lines().filter(l -> l.startsWith("juneau_reconcile")).forEach(l -> System.out.println("  " + l));
+            long heapWith = usedHeapAfterGc();
+
+            // watches of the failover phase, started only now so they add no load to the allocation phase
+            Map<String, Long> arpChanged = new ConcurrentHashMap<>();
+            Map<String, String> arpNode = new ConcurrentHashMap<>();
+            SharedIndexInformer<ARPAdvertisement> arpWatch = watcher.resources(ARPAdvertisement.class)
+                    .inform(new Handler<>(a -> {
+                        String before = arpNode.put(a.getMetadata().getName(), a.getSpec().getNodeName());
+                        if (before != null && !before.equals(a.getSpec().getNodeName())) {
+                            arpChanged.put(a.getMetadata().getName(), System.nanoTime());
+                        }
+                    }));
+            Map<String, Long> sliceSeen = new ConcurrentHashMap<>();
+            SharedIndexInformer<EndpointSlice> sliceWatch = watcher.discovery().v1().endpointSlices().inAnyNamespace()
+                    .inform(new Handler<>(s -> sliceSeen.put(s.getMetadata().getNamespace() + "/"
+                            + s.getMetadata().getName(), System.nanoTime())));
+            waitFor(() -> arpNode.size() >= n, System.nanoTime(), Duration.ofMinutes(2));
+
+            // failover trials, one at a time, over different Services
+            List<Double> e2e = new ArrayList<>();
+            List<Double> controllerSide = new ArrayList<>();
+            for (int i = 0; i < trials; i++) {
+                int svc = (int) ((long) i * n / trials);
+                String ns = "bench-" + (svc % 20);
+                String name = "svc-" + svc;
+                String arpName = JuneauConstants.arpAdvertisementName(ns, name);
+                String holder = arpNode.get(arpName);
+                String[] nodes = nodesOf(svc);
+                List<Endpoint> eps = new ArrayList<>();
+                for (int k = 0; k < nodes.length; k++) {
+                    eps.add(MockCluster.endpoint(endpointIp(svc, k), nodes[k], !nodes[k].equals(holder)));
+                }
+                arpChanged.remove(arpName);
+                // the update carries the version the slice watch has (a GET by name scans the whole mock store)
+                EndpointSlice next = MockCluster.sliceOf(ns, name, eps);
+                next.getMetadata().setResourceVersion(sliceWatch.getStore().getByKey(ns + "/" + name + "-1")
+                        .getMetadata().getResourceVersion());
+                long sent = System.nanoTime();
+                c.client().resource(next).update();
+                long moved = waitFor(() -> arpChanged.containsKey(arpName), sent, Duration.ofSeconds(30));
+                long changedAt = arpChanged.get(arpName);
+                Long seen = sliceSeen.get(ns + "/" + name + "-1");
+                e2e.add((changedAt - sent) / 1e6);
+                controllerSide.add((changedAt - (seen == null ? sent : Math.max(sent, seen))) / 1e6);
+                if (moved < 0) {
+                    throw new IllegalStateException("no failover for " + arpName);
+                }
+            }
+            System.out.printf("failover over %d trials, end to end (slice update sent -> advertisement moved):"
+                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", trials, pct(e2e, 50), pct(e2e, 99), pct(e2e, 100));
+            System.out.printf("failover, controller side (slice change seen by a watch -> advertisement moved):"
+                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", pct(controllerSide, 50), pct(controllerSide, 99),
+                    pct(controllerSide, 100));
+
+            arpWatch.close();
+            sliceWatch.close();
+            ctl.close();
+            ctlClient.close();
+            ctl = null;
+            ctlClient = null;
+            long heapAfter = usedHeapAfterGc();
+            System.out.printf("heap after GC: %d MiB before the controller, %d MiB with it converged, %d MiB after it"
+                    + " closed -> controller ~%d MiB%n", heapBefore >> 20, heapWith >> 20, heapAfter >> 20,
+                    (heapWith - heapAfter) >> 20);
+            slbWatch.close();
+        }
+    }
+
+    private static void populate(MockCluster c, int n) throws Exception {
+        c.pool("bench-pool", "arp", FIRST + "-" + Ipv4.format(Ipv4.parse(FIRST) + n + 99));
+        c.network("bench-net", "arp", "bench-pool");
+        for (int i = 0; i < NODES; i++) {
+            c.node("node-" + i, "192.168.200." + (i + 1));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int svc = i;
+            done.add(pool.submit(() -> {
+                String ns = "bench-" + (svc % 20);
+                c.service(ns, "svc-" + svc, "bench-net");
+                String[] nodes = nodesOf(svc);
+                List<Endpoint> eps = new ArrayList<>();
+                for (int k = 0; k < nodes.length; k++) {
+                    eps.add(MockCluster.endpoint(endpointIp(svc, k), nodes[k], true));
+                }
+                c.create(MockCluster.sliceOf(ns, "svc-" + svc, eps));
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdown();
+    }
+
+    private static String[] nodesOf(int svc) {
+        return new String[] {"node-" + (svc % NODES), "node-" + ((svc + 3) % NODES)};
+    }
+
+    private static String endpointIp(int svc, int k) {
+        return "10." + (200 + k) + "." + (svc / 256) + "." + (svc % 256);
+    }
+
+    private static long waitFor(java.util.function.BooleanSupplier done, long since, Duration max)
+            throws InterruptedException {
+        long deadline = since + max.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not done after " + max);
+            }
+            Thread.sleep(2);
+        }
+        return System.nanoTime();
+    }
+
+    private static long usedHeapAfterGc() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static double pct(List<Double> values, int p) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p / 100.0 * v.length) - 1;
+        return v[Math.max(0, Math.min(v.length - 1, idx))];
+    }
+
+    private static double secs(long nanos) {
+        return nanos / 1e9;
+    }
+
+    /** Calls back on add and update. */
+    private record Handler<T>(java.util.function.Consumer<T> onChange) implements ResourceEventHandler<T> {
+        @Override
+        public void onAdd(T obj) {
+            onChange.accept(obj);
+        }
+
+        @Override
+        public void onUpdate(T oldObj, T newObj) {
+            onChange.accept(newObj);
+        }
+
+        @Override
+        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        }
+    }
+}
