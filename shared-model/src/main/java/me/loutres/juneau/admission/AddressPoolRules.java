@@ -16,7 +16,6 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules implements KindRules {
@@ -37,23 +36,17 @@ final class AddressPoolRules implements KindRules {
         if (!(review.isCreate() || review.isUpdate())) {
             return verdict;
         }
-        AddressPool pool = KubeObjects.read(review.object(), AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
-        AddressPool old = review.isUpdate() && review.oldObject() != null
-                ? KubeObjects.read(review.oldObject(), AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL) : null;
+        AddressPool pool = review.objectAs(AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
+        AddressPool old = review.oldObjectAs(AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
         if (pool.getSpec() == null) {
             verdict.problem("spec: missing; an AddressPool needs spec.advertiseMode and spec.addresses");
             return verdict;
         }
         String mode = pool.getSpec().getAdvertiseMode();
-        boolean modeOk = JuneauConstants.MODE_BGP.equals(mode) || JuneauConstants.MODE_ARP.equals(mode);
-        if (!modeOk) {
-            verdict.problem("spec.advertiseMode: " + (mode == null ? "missing" : Texts.quote(mode) + " is not supported") + "; " + MODES);
-        }
+        boolean modeOk = Texts.isMode(mode);
         String oldMode = old == null || old.getSpec() == null ? null : old.getSpec().getAdvertiseMode();
-        if (old != null && !Objects.equals(oldMode, mode)) {
-            verdict.problem("spec.advertiseMode: cannot change from " + Texts.quote(oldMode) + " to " + Texts.quote(mode)
-                    + "; it is immutable (create another AddressPool instead)");
-        }
+        Texts.modeField(verdict, "spec.advertiseMode", mode, MODES, old != null, oldMode,
+                JuneauConstants.KIND_ADDRESS_POOL);
         List<String> texts = pool.getSpec().getAddresses() == null ? List.of() : pool.getSpec().getAddresses();
         if (texts.isEmpty()) {
             verdict.problem("spec.addresses: at least one entry is required; "

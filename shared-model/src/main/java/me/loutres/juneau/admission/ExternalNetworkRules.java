@@ -11,7 +11,6 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §1.2 and §2.5: ExternalNetwork CREATE, UPDATE, DELETE. */
 final class ExternalNetworkRules implements KindRules {
@@ -26,24 +25,17 @@ final class ExternalNetworkRules implements KindRules {
         if (!(review.isCreate() || review.isUpdate())) {
             return verdict;
         }
-        ExternalNetwork net = KubeObjects.read(review.object(), ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
-        ExternalNetwork old = review.isUpdate() && review.oldObject() != null
-                ? KubeObjects.read(review.oldObject(), ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK) : null;
+        ExternalNetwork net = review.objectAs(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
+        ExternalNetwork old = review.oldObjectAs(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
         if (net.getSpec() == null) {
             verdict.problem("spec: missing; an ExternalNetwork needs spec.type and spec.addressPools");
             return verdict;
         }
         String type = net.getSpec().getType();
-        boolean typeOk = JuneauConstants.MODE_BGP.equals(type) || JuneauConstants.MODE_ARP.equals(type);
-        if (!typeOk) {
-            verdict.problem("spec.type: " + (type == null ? "missing" : Texts.quote(type) + " is not supported")
-                    + "; accepted: bgp, arp");
-        }
+        boolean typeOk = Texts.isMode(type);
         String oldType = old == null || old.getSpec() == null ? null : old.getSpec().getType();
-        if (old != null && !Objects.equals(oldType, type)) {
-            verdict.problem("spec.type: cannot change from " + Texts.quote(oldType) + " to " + Texts.quote(type)
-                    + "; it is immutable (create another ExternalNetwork instead)");
-        }
+        Texts.modeField(verdict, "spec.type", type, "accepted: bgp, arp", old != null, oldType,
+                JuneauConstants.KIND_EXTERNAL_NETWORK);
         List<String> pools = net.getSpec().getAddressPools() == null ? List.of() : net.getSpec().getAddressPools();
         if (pools.isEmpty()) {
             verdict.problem("spec.addressPools: at least one AddressPool name is required");

@@ -45,6 +45,16 @@ record Review(String operation, String username, String subResource, String name
         return DELETE.equals(operation);
     }
 
+    /** The new object read as its kind (the caller handles CREATE/UPDATE, where it is present). */
+    <T> T objectAs(Class<T> type, String kind) {
+        return KubeObjects.read(object, type, kind);
+    }
+
+    /** The existing object read as its kind on UPDATE, null otherwise. */
+    <T> T oldObjectAs(Class<T> type, String kind) {
+        return isUpdate() && oldObject != null ? KubeObjects.read(oldObject, type, kind) : null;
+    }
+
     /** The object the request is about: the new one, or the existing one on DELETE. */
     JsonNode reviewed() {
         return object != null ? object : oldObject;

@@ -42,8 +42,7 @@ final class ServiceRules implements KindRules {
             verdict.warn("spec.loadBalancerIP " + Texts.quote(spec.getLoadBalancerIP()) + " is not used by Juneau; "
                     + "set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " to request an address");
         }
-        Service old = review.isUpdate() && review.oldObject() != null
-                ? KubeObjects.read(review.oldObject(), Service.class, "Service") : null;
+        Service old = review.oldObjectAs(Service.class, "Service");
         if (old != null && isManaged(old) && sameAdmissionFields(old, service)) {
             // so existing Services survive later changes of the pools and networks they reference
             return verdict;

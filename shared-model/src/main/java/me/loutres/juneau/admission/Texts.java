@@ -85,4 +85,25 @@ final class Texts {
     static String name(io.fabric8.kubernetes.api.model.HasMetadata o) {
         return o.getMetadata() == null ? null : o.getMetadata().getName();
     }
+
+    /**
+     * The problems of an immutable bgp/arp field such as {@code spec.advertiseMode} or {@code spec.type}: missing or
+     * unsupported, or changed on UPDATE ({@code oldValue} non-null only then). Adds nothing when all is well.
+     */
+    static void modeField(Verdict verdict, String field, String value, String accepted, boolean isUpdate,
+            String oldValue, String kind) {
+        if (!isMode(value)) {
+            verdict.problem(field + ": " + (value == null ? "missing" : quote(value) + " is not supported") + "; "
+                    + accepted);
+        }
+        if (isUpdate && !java.util.Objects.equals(oldValue, value)) {
+            verdict.problem(field + ": cannot change from " + quote(oldValue) + " to " + quote(value)
+                    + "; it is immutable (create another " + kind + " instead)");
+        }
+    }
+
+    static boolean isMode(String value) {
+        return me.loutres.juneau.api.JuneauConstants.MODE_BGP.equals(value)
+                || me.loutres.juneau.api.JuneauConstants.MODE_ARP.equals(value);
+    }
 }
