@@ -78,6 +78,10 @@ final class EventRouter {
             }
         }));
         cache.onNodes(handler(null, (o, n) -> {
+            if (o == null || o == n) {
+                // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
+                cache.servicesWithEndpointsOn(n.getMetadata().getName()).forEach(requeue::service);
+            }
             if (o == null || o == n || !internalIps(o).equals(internalIps(n))) {
                 // node addresses are never handed out from arp pools: their counts change
                 for (AddressPool p : cache.pools()) {

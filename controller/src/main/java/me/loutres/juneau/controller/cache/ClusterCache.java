@@ -31,6 +31,8 @@ public final class ClusterCache implements AutoCloseable {
     public static final String BY_POOL = "pool";
     /** EndpointSlices by {@code namespace/service-name}. */
     public static final String BY_SERVICE = "service";
+    /** EndpointSlices by the nodeName of each of their endpoints. */
+    public static final String BY_NODE = "node";
 
     /** Page size of the initial lists: bounded response sizes on large clusters. */
     private static final long LIST_LIMIT = 500L;
@@ -51,7 +53,8 @@ public final class ClusterCache implements AutoCloseable {
                 Map.of(BY_SERVICE, s -> {
                     String svc = label(s, JuneauConstants.SERVICE_NAME_LABEL);
                     return svc == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + svc);
-                }));
+                }, BY_NODE, s -> s.getEndpoints() == null ? List.of() : s.getEndpoints().stream()
+                        .map(e -> e.getNodeName()).filter(java.util.Objects::nonNull).distinct().toList()));
         slbs = informer(client.resources(ServiceLoadBalancer.class).inAnyNamespace(), Map.of());
         pools = informer(client.resources(AddressPool.class), Map.of());
         networks = informer(client.resources(ExternalNetwork.class), Map.of(BY_POOL,
@@ -159,6 +162,18 @@ public final class ClusterCache implements AutoCloseable {
 
     public List<Node> nodes() {
         return nodes.getStore().list();
+    }
+
+    /** Services with an endpoint on the node (from their EndpointSlices' labels). */
+    public List<ServiceKey> servicesWithEndpointsOn(String node) {
+        return slices.getIndexer().byIndex(BY_NODE, node).stream()
+                .filter(s -> label(s, JuneauConstants.SERVICE_NAME_LABEL) != null)
+                .map(s -> new ServiceKey(s.getMetadata().getNamespace(), label(s, JuneauConstants.SERVICE_NAME_LABEL)))
+                .distinct().toList();
+    }
+
+    public boolean nodeExists(String name) {
+        return name != null && nodes.getStore().getByKey(name) != null;
     }
 
     @Override

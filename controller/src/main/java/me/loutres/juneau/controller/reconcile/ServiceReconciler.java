@@ -121,7 +121,10 @@ public final class ServiceReconciler {
         boolean ours = existing == null || ArpAdvertiser.belongsTo(existing, key);
         if (allocation instanceof AllocationState.Allocated a && JuneauConstants.MODE_ARP.equals(type)) {
             if (ours) {
-                announcing = arp.ensure(term, key, existing, network, a.vip(), backends.advertisingNodes());
+                // an ARPAdvertisement may only name an existing Node (SPEC §2.3): an endpoint's nodeName is not
+                // a promise that the Node object is there
+                List<String> candidates = backends.advertisingNodes().stream().filter(cache::nodeExists).toList();
+                announcing = arp.ensure(term, key, existing, network, a.vip(), candidates);
             } else {
                 conflict = "ARPAdvertisement \"" + arpName + "\" already exists for " + ArpAdvertiser.ownerOf(existing)
                         + ", so no node announces VIP " + a.vip() + "; rename this Service or the other one (the"

@@ -50,27 +50,33 @@ public final class ControllerLoadBenchmark {
         int trials = 100;
         int workers = 8;
         boolean indexed = false;
+        boolean process = false;
+        int maxMinutes = 20;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--trials" -> trials = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--indexed-mock" -> indexed = true;
+                case "--controller-process" -> process = true;
+                case "--max-minutes" -> maxMinutes = Integer.parseInt(args[++i]);
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
         }
         if (sizes.isEmpty()) {
             sizes = List.of(1000, 10000);
         }
-        System.out.printf("controller load benchmark: sizes %s, %d failover trials, %d workers, %s mock store, %d CPUs,"
-                + " max heap %d MiB%n", sizes, trials, workers, indexed ? "indexed" : "stock",
+        System.out.printf("controller load benchmark: sizes %s, %d failover trials, %d workers, %s mock store,"
+                + " controller %s, %d CPUs, max heap %d MiB%n", sizes, trials, workers, indexed ? "indexed" : "stock",
+                process ? "in its own JVM (-Xmx" + CHILD_HEAP + ")" : "in this JVM",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
         for (int n : sizes) {
-            run(n, trials, workers, indexed);
+            run(n, trials, workers, indexed, process, maxMinutes);
         }
         System.exit(0);
     }
 
-    private static void run(int n, int trials, int workers, boolean indexed) throws Exception {
+    private static void run(int n, int trials, int workers, boolean indexed, boolean process, int maxMinutes)
+            throws Exception {
         try (MockCluster c = new MockCluster(new TestDispatcher(false, indexed))) {
             long t = System.nanoTime();
             populate(c, n);
@@ -99,19 +105,41 @@ public final class ControllerLoadBenchmark {
             ControllerOptions options = MockCluster.fastOptions("bench-" + n).withWorkers(workers)
                     .withLease(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
             long start = System.nanoTime();
-            KubernetesClient ctlClient = c.newUntrackedControllerClient();
-            JuneauController ctl = JuneauController.start(ctlClient, options);
-            long allVips = waitFor(() -> vips.size() >= n, start, Duration.ofMinutes(20));
+            KubernetesClient ctlClient = null;
+            JuneauController ctl = null;
+            Process child = null;
+            if (process) {
+                child = startChild(c, n, workers);
+            } else {
+                ctlClient = c.newUntrackedControllerClient();
+                ctl = JuneauController.start(ctlClient, options);
+            }
+            long[] nextReport = {start + 15_000_000_000L};
+            long allVips = waitFor(() -> {
+                if (System.nanoTime() > nextReport[0]) {
+                    nextReport[0] += 15_000_000_000L;
+                    System.out.printf("  ... %,d VIPs after %.0f s%n", vips.size(), secs(System.nanoTime() - start));
+                }
+                return vips.size() >= n;
+            }, start, Duration.ofMinutes(maxMinutes));
             System.out.printf("all %,d VIPs assigned after %.1f s (%.0f Services/s)%n", n, secs(allVips - start),
                     n / secs(allVips - start));
             long allReady = waitFor(() -> ready.get() >= n, start, Duration.ofMinutes(20));
-            System.out.printf("all %,d Ready with an ARPAdvertisement after %.1f s%n", n, secs(allReady - start));
-            long idle = waitFor(ctl::idle, start, Duration.ofMinutes(5));
-            System.out.printf("controller idle after %.1f s; distinct VIPs %,d%n", secs(idle - start),
-                    vips.values().stream().distinct().count());
-
-            ctl.scrapeMetrics().lines().filter(l -> l.startsWith("juneau_reconcile")).forEach(l -> System.out.println("  " + l));
-            long heapWith = usedHeapAfterGc();
+            System.out.printf("all %,d Ready with an ARPAdvertisement after %.1f s; distinct VIPs %,d%n", n,
+                    secs(allReady - start), vips.values().stream().distinct().count());
+            long heapWith = 0;
+            if (ctl != null) {
+                JuneauController running = ctl;
+                long idle = waitFor(running::idle, start, Duration.ofMinutes(5));
+                System.out.printf("controller idle after %.1f s%n", secs(idle - start));
+                ctl.scrapeMetrics().lines().filter(l -> l.startsWith("juneau_reconcile_total")
+                        || l.startsWith("juneau_reconcile_duration_seconds_sum")
+                        || l.startsWith("juneau_reconcile_duration_seconds_count"))
+                        .forEach(l -> System.out.println("  " + l));
+                heapWith = usedHeapAfterGc();
+            } else {
+                System.out.printf("controller JVM heap after a full GC: %s%n", childHeapAfterGc(child));
+            }
 
             // watches of the failover phase, started only now so they add no load to the allocation phase
             Map<String, Long> arpChanged = new ConcurrentHashMap<>();
@@ -127,7 +155,8 @@ public final class ControllerLoadBenchmark {
             SharedIndexInformer<EndpointSlice> sliceWatch = watcher.discovery().v1().endpointSlices().inAnyNamespace()
                     .inform(new Handler<>(s -> sliceSeen.put(s.getMetadata().getNamespace() + "/"
                             + s.getMetadata().getName(), System.nanoTime())));
-            waitFor(() -> arpNode.size() >= n, System.nanoTime(), Duration.ofMinutes(2));
+            waitFor(() -> arpNode.size() >= n && arpWatch.hasSynced() && sliceWatch.hasSynced(), System.nanoTime(),
+                    Duration.ofMinutes(2));
 
             // failover trials, one at a time, over different Services
             List<Double> e2e = new ArrayList<>();
@@ -160,23 +189,69 @@ public final class ControllerLoadBenchmark {
                 }
             }
             System.out.printf("failover over %d trials, end to end (slice update sent -> advertisement moved):"
-                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", trials, pct(e2e, 50), pct(e2e, 99), pct(e2e, 100));
+                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms (trial #%d)%n", trials, pct(e2e, 50), pct(e2e, 99),
+                    pct(e2e, 100), e2e.indexOf(java.util.Collections.max(e2e)));
             System.out.printf("failover, controller side (slice change seen by a watch -> advertisement moved):"
                     + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", pct(controllerSide, 50), pct(controllerSide, 99),
                     pct(controllerSide, 100));
 
             arpWatch.close();
             sliceWatch.close();
-            ctl.close();
-            ctlClient.close();
-            ctl = null;
-            ctlClient = null;
-            long heapAfter = usedHeapAfterGc();
-            System.out.printf("heap after GC: %d MiB before the controller, %d MiB with it converged, %d MiB after it"
-                    + " closed -> controller ~%d MiB%n", heapBefore >> 20, heapWith >> 20, heapAfter >> 20,
-                    (heapWith - heapAfter) >> 20);
+            if (child != null) {
+                System.out.printf("controller JVM heap after a full GC, after the failover trials: %s%n",
+                        childHeapAfterGc(child));
+                child.destroy();
+                child.waitFor();
+            } else {
+                ctl.close();
+                ctlClient.close();
+                ctl = null;
+                ctlClient = null;
+                long heapAfter = usedHeapAfterGc();
+                System.out.printf("heap after GC: %d MiB before the controller, %d MiB with it converged, %d MiB after"
+                        + " it closed -> controller ~%d MiB%n", heapBefore >> 20, heapWith >> 20, heapAfter >> 20,
+                        (heapWith - heapAfter) >> 20);
+            }
             slbWatch.close();
         }
+    }
+
+    static final String CHILD_HEAP = "256m";
+
+    /**
+     * The controller as it runs in its container: {@code ControllerCommand} in a JVM of its own, limited to the
+     * heap the target allows, talking to the mock API server through a kubeconfig.
+     */
+    private static Process startChild(MockCluster c, int n, int workers) throws Exception {
+        String url = c.client().getConfiguration().getMasterUrl();
+        java.nio.file.Path kubeconfig = java.nio.file.Files.createTempFile("bench-kubeconfig", ".yaml");
+        java.nio.file.Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n"
+                + "  cluster: {server: \"" + url + "\"}\nusers:\n- name: bench\n  user: {token: bench}\n"
+                + "contexts:\n- name: mock\n  context: {cluster: mock, user: bench}\ncurrent-context: mock\n");
+        java.nio.file.Path log = java.nio.file.Path.of("target", "bench-controller-" + n + ".log");
+        ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx" + CHILD_HEAP, "-Djuneau.log.level=INFO",
+                "-cp", System.getProperty("java.class.path"), "me.loutres.juneau.controller.ControllerCommand",
+                "--kubeconfig=" + kubeconfig, "--identity=bench-child", "--metrics-port=-1", "--workers=" + workers)
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        return pb.start();
+    }
+
+    /** {@code jcmd <pid> GC.run}, then the used heap from {@code GC.heap_info}. */
+    private static String childHeapAfterGc(Process child) throws Exception {
+        String pid = String.valueOf(child.pid());
+        run("jcmd", pid, "GC.run");
+        String info = run("jcmd", pid, "GC.heap_info");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("total (\\d+)K, used (\\d+)K").matcher(info);
+        return m.find() ? String.format("%d MiB used of %d MiB committed", Long.parseLong(m.group(2)) >> 10,
+                Long.parseLong(m.group(1)) >> 10) : info.trim();
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
     }
 
     private static void populate(MockCluster c, int n) throws Exception {

@@ -4,6 +4,8 @@ import static me.loutres.juneau.controller.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.api.model.Service;
 import java.time.Instant;
 import java.util.List;
@@ -100,10 +102,8 @@ class AllocationMockTest extends ScenarioBase {
         assertThat(status("exh", "a-younger").getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
 
         // the pool grows (entries are append-only): the waiting Service is retried through the index
-        cluster.client().resources(AddressPool.class).withName("exh-pool").edit(pool -> {
-            pool.getSpec().setAddresses(List.of("10.42.0.1/32", "10.42.0.9/32"));
-            return pool;
-        });
+        cluster.client().resources(AddressPool.class).withName("exh-pool").patch(PatchContext.of(PatchType.JSON),
+                "[{\"op\":\"add\",\"path\":\"/spec/addresses/-\",\"value\":\"10.42.0.9/32\"}]");
         eventually(() -> assertThat(status("exh", "a-younger").getVip()).isEqualTo("10.42.0.9"));
         eventually(() -> assertThat(poolStatus("exh-pool").getAllocated()).isEqualTo(2L));
     }

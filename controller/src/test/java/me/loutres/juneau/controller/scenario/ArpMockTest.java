@@ -104,6 +104,30 @@ class ArpMockTest extends ScenarioBase {
     }
 
     @Test
+    void onlyAnExistingNodeIsNamedAndANodeThatAppearsIsElectedThroughTheNodeIndex() {
+        cluster.pool("gh-pool", "arp", "10.54.0.1-10.54.0.8");
+        cluster.network("gh-net", "arp", "gh-pool");
+        cluster.service("gh", "web", "gh-net");
+        // written directly: the endpoint names a node that has no Node object (yet)
+        cluster.create(MockCluster.sliceOf("gh", "web", List.of(MockCluster.endpoint("10.244.3.1", "ghost", true))));
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("gh", "web");
+            assertThat(s.getAdvertisingNodes()).containsExactly("ghost");
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ALLOCATED);
+            assertThat(condition(s, JuneauConstants.CONDITION_AVAILABLE).getMessage()).contains("no node answers ARP");
+        });
+        settle();
+        assertThat(cluster.arp("gh", "web")).isNull();
+
+        cluster.ensureNode("ghost");
+        eventually(() -> {
+            assertThat(cluster.arp("gh", "web")).isNotNull();
+            assertThat(cluster.arp("gh", "web").getSpec().getNodeName()).isEqualTo("ghost");
+            assertThat(status("gh", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+        });
+    }
+
+    @Test
     void bgpNetworksHaveNoAdvertisementAndAStaleOneIsDeleted() {
         cluster.pool("bgp-pool", "bgp", "10.52.0.0/24");
         cluster.network("bgp-net", "bgp", "bgp-pool");

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
@@ -58,11 +60,10 @@ class EventsAndPortsMockTest extends ScenarioBase {
         assertThat(cluster.events("ev", "late", JuneauConstants.EVENT_IP_ALLOCATED)).isEmpty();
     }
 
-    /** An annotation change the controller does not care about (an edit: read, change, patch; no version race). */
+    /** An annotation change the controller does not care about (a merge patch: no version to race with). */
     private void touch(String ns, String name, int i) {
-        cluster.client().services().inNamespace(ns).withName(name)
-                .edit(s -> new io.fabric8.kubernetes.api.model.ServiceBuilder(s).editMetadata()
-                        .addToAnnotations("example.com/touch", String.valueOf(i)).endMetadata().build());
+        cluster.client().services().inNamespace(ns).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":{\"example.com/touch\":\"" + i + "\"}}}");
     }
 
     private void assertOne(String svc, String reason, String type, String text) {

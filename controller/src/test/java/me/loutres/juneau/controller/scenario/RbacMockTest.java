@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import java.io.InputStream;
@@ -86,10 +88,8 @@ class RbacMockTest {
         // the spec of a ServiceLoadBalancer follows its Service's annotations
         c.serviceRequesting("r", "wants", "rbac-arp-net", "10.90.0.1");
         eventually(() -> assertThat(c.slb("r", "wants")).isNotNull());
-        c.client().services().inNamespace("r").withName("wants").edit(s -> {
-            s.getMetadata().getAnnotations().remove(JuneauConstants.ANNOTATION_REQUESTED_IP);
-            return s;
-        });
+        c.client().services().inNamespace("r").withName("wants").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":{\"" + JuneauConstants.ANNOTATION_REQUESTED_IP + "\":null}}}");
         eventually(() -> assertThat(c.slb("r", "wants").getSpec().getRequestedIP()).isNull());
 
         // a bgp Service, then deletion through the finalizer

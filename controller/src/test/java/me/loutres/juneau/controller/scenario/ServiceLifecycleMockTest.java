@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
@@ -148,11 +150,8 @@ class ServiceLifecycleMockTest extends ScenarioBase {
             assertThat(cluster.arp("un", "web")).isNotNull();
         });
 
-        cluster.client().services().inNamespace("un").withName("web").edit(svc -> {
-            svc.getSpec().setType("ClusterIP");
-            svc.getSpec().setLoadBalancerClass(null);
-            return svc;
-        });
+        cluster.client().services().inNamespace("un").withName("web").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"type\":\"ClusterIP\",\"loadBalancerClass\":null}}");
 
         eventually(() -> {
             assertThat(cluster.slb("un", "web")).isNull();

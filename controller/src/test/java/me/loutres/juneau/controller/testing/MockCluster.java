@@ -54,6 +54,8 @@ public final class MockCluster implements AutoCloseable {
     private final KubernetesClient client;
     private final List<KubernetesClient> controllerClients = new ArrayList<>();
     private final List<JuneauController> controllers = new ArrayList<>();
+    private final java.util.Set<String> knownNodes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger nodeAddresses = new java.util.concurrent.atomic.AtomicInteger();
 
     public MockCluster() {
         this(new TestDispatcher());
@@ -135,7 +137,19 @@ public final class MockCluster implements AutoCloseable {
         return client.resource(n).create();
     }
 
+    /** Creates the Node (with a made-up InternalIP in 172.31/16) unless it exists. */
+    public void ensureNode(String name) {
+        if (name == null || !knownNodes.add(name) || client.nodes().withName(name).get() != null) {
+            return;
+        }
+        int n = nodeAddresses.incrementAndGet();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("172.31." + (n / 250) + "." + (1 + n % 250))
+                .endAddress().endStatus().build()).create();
+    }
+
     public Node node(String name, String internalIp) {
+        knownNodes.add(name);
         return client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewStatus().addNewAddress().withType("InternalIP").withAddress(internalIp).endAddress().endStatus()
                 .build()).create();
@@ -181,8 +195,13 @@ public final class MockCluster implements AutoCloseable {
                 .endConditions().build();
     }
 
-    /** Creates or replaces {@code <svc>-1} with these endpoints (port "http" → 8080). */
+    /**
+     * Creates or replaces {@code <svc>-1} with these endpoints (port "http" → 8080). Nodes the endpoints name are
+     * created when missing, as the kubelet's Node would exist in a cluster (an ARPAdvertisement may only name an
+     * existing Node).
+     */
     public EndpointSlice slice(String ns, String svc, List<Endpoint> endpoints) {
+        endpoints.forEach(e -> ensureNode(e.getNodeName()));
         EndpointSlice s = sliceOf(ns, svc, endpoints);
         EndpointSlice existing = client.discovery().v1().endpointSlices().inNamespace(ns).withName(svc + "-1").get();
         if (existing == null) {
