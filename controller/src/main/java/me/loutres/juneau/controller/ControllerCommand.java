@@ -93,14 +93,15 @@ public final class ControllerCommand implements Callable<Integer> {
         } else {
             config = Config.autoConfigure(null);
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-                JuneauController controller = JuneauController.start(client, options)) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+            JuneauController controller = JuneauController.start(client, options);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                // SIGTERM: release the Lease so the standby takes over at once, then let main return
                 controller.close();
-                stop.countDown();
+                stopped.countDown();
             }, "juneau-shutdown"));
-            stop.await();
+            stopped.await();
         }
         return 0;
     }

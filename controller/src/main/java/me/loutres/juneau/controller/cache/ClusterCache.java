@@ -66,12 +66,11 @@ public final class ClusterCache implements AutoCloseable {
 
     private <T extends HasMetadata> SharedIndexInformer<T> informer(Informable<T> source,
             Map<String, Function<T, List<String>>> indexers) {
-        Informable<T> i = source.withLimit(LIST_LIMIT);
-        if (!indexers.isEmpty()) {
-            i = i.withIndexers(indexers);
-        }
         // no periodic resync: every change arrives as an event, and a resync of 10,000 Services is pure noise
-        SharedIndexInformer<T> informer = i.runnableInformer(0);
+        SharedIndexInformer<T> informer = source.withLimit(LIST_LIMIT).runnableInformer(0);
+        if (!indexers.isEmpty()) {
+            informer.addIndexers(indexers);
+        }
         all.add(informer);
         return informer;
     }

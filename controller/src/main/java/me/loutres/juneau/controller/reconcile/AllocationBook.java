@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -142,9 +141,5 @@ public final class AllocationBook {
 
     public boolean holds(String owner, long address) {
         return allocator.allocationOf(owner).map(r -> r.address() == address).orElse(false);
-    }
-
-    static boolean samePool(AllocationRecord r, String pool) {
-        return Objects.equals(r.pool(), pool);
     }
 }

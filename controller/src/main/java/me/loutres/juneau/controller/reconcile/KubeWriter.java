@@ -1,13 +1,12 @@
 package me.loutres.juneau.controller.reconcile;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -27,7 +26,7 @@ import me.loutres.juneau.controller.leader.Term;
  */
 public final class KubeWriter {
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
-    static final ObjectMapper MAPPER = Serialization.jsonMapper();
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final KubernetesClient client;
     final RecentWrites<ServiceLoadBalancer> slbs = new RecentWrites<>();
@@ -176,10 +175,10 @@ public final class KubeWriter {
 
     /** A deep copy: objects of the informer cache are shared and never modified in place. */
     static <T> T copy(T o, Class<T> type) {
-        return MAPPER.convertValue(o, type);
+        return SERIALIZATION.convertValue(o, type);
     }
 
     private static String json(String s) {
-        return MAPPER.valueToTree(s).toString();
+        return SERIALIZATION.asJson(s);
     }
 }

@@ -146,7 +146,7 @@ public final class ServiceReconciler {
         ServiceLoadBalancerStatus next = StatusCalculator.next(previous,
                 new StatusInput(generation, allocation, backends, type, announcing), now());
         if (conflict != null) {
-            next = withAvailableProblem(next, previous, conflict);
+            next = withAvailableProblem(next, conflict);
         }
         if (!next.equals(previous)) {
             slb = writer.replaceServiceLoadBalancerStatus(term, slb, next);
@@ -353,8 +353,7 @@ public final class ServiceReconciler {
     }
 
     /** The Available condition says why nobody announces (a name conflict), instead of blaming the backends. */
-    private ServiceLoadBalancerStatus withAvailableProblem(ServiceLoadBalancerStatus next,
-            ServiceLoadBalancerStatus previous, String message) {
+    private static ServiceLoadBalancerStatus withAvailableProblem(ServiceLoadBalancerStatus next, String message) {
         for (Condition c : next.getConditions()) {
             if (JuneauConstants.CONDITION_AVAILABLE.equals(c.getType())) {
                 c.setReason(JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT);
