@@ -80,7 +80,7 @@ public final class JuneauController implements AutoCloseable {
         this.client = client;
         this.options = options;
         this.cache = new ClusterCache(client);
-        this.writer = new KubeWriter(client);
+        this.writer = new KubeWriter(client, cache);
         Requeue requeue = new Requeue() {
             @Override
             public void service(ServiceKey key) {
@@ -150,6 +150,14 @@ public final class JuneauController implements AutoCloseable {
     /** Nothing queued, running or waiting for a retry: the cluster is as the controller wants it (for now). */
     public boolean idle() {
         return services.pending() == 0 && pools.pending() == 0;
+    }
+
+    /**
+     * Idle, and no informer has delivered anything for {@code quiet}: the echoes of the last writes are in too, so
+     * nothing more will happen until something changes (for tests, the demo and benchmarks).
+     */
+    public boolean settled(Duration quiet) {
+        return idle() && writer.unobservedWrites() == 0 && System.nanoTime() - router.lastEventNanos() > quiet.toNanos();
     }
 
     /** Addresses held by the allocator of the current term (empty on a standby), for tests and the demo. */

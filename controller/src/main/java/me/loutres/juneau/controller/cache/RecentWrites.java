@@ -2,6 +2,7 @@ package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What the controller itself wrote and its informer has not delivered yet. A reconcile that starts between a
@@ -15,6 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RecentWrites<T extends HasMetadata> {
     private final ConcurrentHashMap<String, T> written = new ConcurrentHashMap<>();
+    private final Function<String, T> cached;
+
+    /** @param cached the informer cache's object of a key (the informer updates it before it calls handlers) */
+    public RecentWrites(Function<String, T> cached) {
+        this.cached = cached;
+    }
 
     public T read(String key, T cached) {
         T w = written.get(key);
@@ -22,9 +29,16 @@ public final class RecentWrites<T extends HasMetadata> {
     }
 
     public void wrote(String key, T object) {
-        if (object != null && object.getMetadata() != null && object.getMetadata().getResourceVersion() != null) {
-            written.put(key, object);
+        if (object == null || object.getMetadata() == null || object.getMetadata().getResourceVersion() == null) {
+            return;
         }
+        String ours = object.getMetadata().getResourceVersion();
+        // the watch event can overtake the HTTP response: then the cache already has our version (or a newer one)
+        // and no event is left to clear the entry. compute() orders this check with observed() on the same key.
+        written.compute(key, (k, old) -> {
+            T inCache = cached.apply(key);
+            return inCache != null && caughtUp(inCache.getMetadata().getResourceVersion(), ours) ? null : object;
+        });
     }
 
     /** The informer delivered this version of the object. */

@@ -14,6 +14,7 @@ import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.controller.ServiceKey;
+import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.cache.RecentWrites;
 import me.loutres.juneau.controller.leader.Term;
 
@@ -29,13 +30,17 @@ public final class KubeWriter {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final KubernetesClient client;
-    final RecentWrites<ServiceLoadBalancer> slbs = new RecentWrites<>();
-    final RecentWrites<ARPAdvertisement> arps = new RecentWrites<>();
-    final RecentWrites<Service> services = new RecentWrites<>();
-    final RecentWrites<AddressPool> pools = new RecentWrites<>();
+    final RecentWrites<ServiceLoadBalancer> slbs;
+    final RecentWrites<ARPAdvertisement> arps;
+    final RecentWrites<Service> services;
+    final RecentWrites<AddressPool> pools;
 
-    public KubeWriter(KubernetesClient client) {
+    public KubeWriter(KubernetesClient client, ClusterCache cache) {
         this.client = client;
+        this.slbs = new RecentWrites<>(k -> cache.serviceLoadBalancer(ServiceKey.parse(k)));
+        this.arps = new RecentWrites<>(cache::arpAdvertisement);
+        this.services = new RecentWrites<>(k -> cache.service(ServiceKey.parse(k)));
+        this.pools = new RecentWrites<>(cache::pool);
     }
 
     public RecentWrites<ServiceLoadBalancer> recentServiceLoadBalancers() {

@@ -16,7 +16,7 @@ class RecentWritesTest {
 
     @Test
     void theWrittenVersionIsReadUntilTheInformerDeliversItOrANewerOne() {
-        RecentWrites<ConfigMap> w = new RecentWrites<>();
+        RecentWrites<ConfigMap> w = new RecentWrites<>(k -> null);
         ConfigMap cached = at("5");
         assertThat(w.read("x", cached)).isSameAs(cached);
 
@@ -35,13 +35,24 @@ class RecentWritesTest {
 
     @Test
     void forgetAndAnObjectWithoutVersionLeaveNothingBehind() {
-        RecentWrites<ConfigMap> w = new RecentWrites<>();
+        RecentWrites<ConfigMap> w = new RecentWrites<>(k -> null);
         w.wrote("x", at("3"));
         w.forget("x");
         assertThat(w.size()).isZero();
         w.wrote("x", at(null));
         w.wrote("x", null);
         assertThat(w.size()).isZero();
+    }
+
+    @Test
+    void aWriteWhoseEventOvertookTheResponseLeavesNothingBehind() {
+        // the informer already holds our version (or a newer one) when the response is handled
+        RecentWrites<ConfigMap> w = new RecentWrites<>(k -> at("8"));
+        w.wrote("x", at("7"));
+        w.wrote("x", at("8"));
+        assertThat(w.size()).isZero();
+        w.wrote("x", at("9"));
+        assertThat(w.size()).isEqualTo(1);
     }
 
     @ParameterizedTest(name = "seen {0}, ours {1}: caught up = {2}")

@@ -118,6 +118,43 @@ class AllocationMockTest extends ScenarioBase {
         eventually(() -> assertThat(poolStatus("excl-arp").getTotal()).isEqualTo(2L));
     }
 
+    @Test
+    void aPoolChangeReconcilesExactlyTheServicesOfItsNetworks() {
+        cluster.pool("idx-a", "bgp", "10.44.0.0/24");
+        cluster.network("idx-net-a", "bgp", "idx-a");
+        cluster.pool("idx-b", "bgp", "10.45.0.0/24");
+        cluster.network("idx-net-b", "bgp", "idx-b");
+        for (int i = 0; i < 3; i++) {
+            cluster.service("idx", "a-" + i, "idx-net-a");
+        }
+        for (int i = 0; i < 12; i++) {
+            cluster.service("idx", "b-" + i, "idx-net-b");
+        }
+        eventually(() -> {
+            for (int i = 0; i < 3; i++) {
+                assertThat(status("idx", "a-" + i).getVip()).isNotNull();
+            }
+            for (int i = 0; i < 12; i++) {
+                assertThat(status("idx", "b-" + i).getVip()).isNotNull();
+            }
+        });
+        settle();
+        double before = serviceReconciles();
+
+        // a new entry changes nothing for Services that already have their VIP: no writes, so no echoes either
+        cluster.client().resources(AddressPool.class).withName("idx-a").patch(PatchContext.of(PatchType.JSON),
+                "[{\"op\":\"add\",\"path\":\"/spec/addresses/-\",\"value\":\"10.44.1.0/24\"}]");
+        eventually(() -> assertThat(poolStatus("idx-a").getTotal()).isEqualTo(508L));
+        settle();
+        assertThat(serviceReconciles() - before).as("reconciles after a change of pool idx-a").isEqualTo(3.0);
+    }
+
+    private double serviceReconciles() {
+        return controller.scrapeMetrics().lines()
+                .filter(l -> l.startsWith("juneau_reconcile_total{kind=\"service\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     private AddressPoolStatus poolStatus(String name) {
         AddressPool p = cluster.getPool(name);
         assertThat(p.getStatus()).as("status of AddressPool %s", name).isNotNull();

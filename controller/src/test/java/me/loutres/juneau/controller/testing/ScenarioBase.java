@@ -67,8 +67,8 @@ public abstract class ScenarioBase {
         Eventually.until("restarted controller leads", controller::isLeader);
     }
 
-    /** Waits until the controller has nothing left to do (queues empty, no retry pending). */
+    /** Waits until the controller has nothing left to do and the echoes of its writes are in. */
     protected void settle() {
-        Eventually.until("controller idle", controller::idle);
+        Eventually.until("controller settled", () -> controller.settled(java.time.Duration.ofMillis(250)));
     }
 }
