@@ -418,13 +418,7 @@ public final class JuneauController implements AutoCloseable {
     /** Stops: the Lease is released so a standby takes over at once; in-flight reconciles finish or stop writing. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        leadership.close();
-        shutdown();
-        LOG.info("controller {} stopped", options.identity());
+        stop(leadership::close, "stopped");
     }
 
     /**
@@ -432,13 +426,18 @@ public final class JuneauController implements AutoCloseable {
      * For failover tests and the demo.
      */
     public void crash() {
+        stop(leadership::abandonWithoutRelease, "stopped without releasing its Lease");
+    }
+
+    /** Once only: leave the Lease as told, then stop the workers and informers. */
+    private void stop(Runnable leaveLease, String how) {
         if (closed) {
             return;
         }
         closed = true;
-        leadership.abandonWithoutRelease();
+        leaveLease.run();
         shutdown();
-        LOG.info("controller {} stopped without releasing its Lease", options.identity());
+        LOG.info("controller {} {}", options.identity(), how);
     }
 
     private void shutdown() {
