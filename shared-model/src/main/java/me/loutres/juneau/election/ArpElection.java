@@ -25,7 +25,7 @@ public final class ArpElection {
     public static Optional<String> elect(String vip, Collection<String> nodes, String current) {
         // the vip part of the hash is the same for every node: compute it once per election
         long vipHash = hashVip(vip);
-        return elect(nodes, current, node -> extend(vipHash, node));
+        return elect(nodes, current, node -> fmix64(fnv1a(vipHash, node)));
     }
 
     /** {@link #elect} with the score as a parameter, so tests can force ties. */
@@ -63,18 +63,34 @@ public final class ArpElection {
         return Optional.ofNullable(best);
     }
 
-    /** FNV-1a 64-bit over UTF-8(vip) ‖ 0x00 ‖ UTF-8(node); compare the result as unsigned. */
+    /**
+     * fmix64(FNV-1a 64-bit over UTF-8(vip) ‖ 0x00 ‖ UTF-8(node)); compare the result as unsigned. FNV-1a alone mixes
+     * its last bytes weakly, so names that differ only in their last characters (node-000…node-099) get scores
+     * within a few multiples of the prime of each other and a handful of them take most VIPs; the finalizer spreads
+     * every input bit over the whole word.
+     */
     public static long score(String vip, String node) {
-        return extend(hashVip(vip), node);
+        return fmix64(fnv1a(hashVip(vip), node));
+    }
+
+    /** MurmurHash3's 64-bit finalizer. */
+    static long fmix64(long k) {
+        long h = k;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
     }
 
     /** FNV-1a state after UTF-8(vip) ‖ 0x00. */
     static long hashVip(String vip) {
-        return extend(FNV_OFFSET_BASIS, vip) * FNV_PRIME; // (h ^ 0x00) * prime
+        return fnv1a(FNV_OFFSET_BASIS, vip) * FNV_PRIME; // (h ^ 0x00) * prime
     }
 
     /** Continues FNV-1a with UTF-8(text), without encoding ASCII text (node names and VIPs) into a new array. */
-    static long extend(long hash, String text) {
+    static long fnv1a(long hash, String text) {
         long h = hash;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

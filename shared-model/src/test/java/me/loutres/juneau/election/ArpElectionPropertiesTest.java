@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import me.loutres.juneau.ip.Ipv4;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -31,8 +32,45 @@ class ArpElectionPropertiesTest {
     }
 
     @Property(tries = 300)
-    void scoreIsFnv1aOfTheUtf8Bytes(@ForAll String vip, @ForAll String node) {
+    void scoreIsFmix64OfFnv1aOfTheUtf8Bytes(@ForAll String vip, @ForAll String node) {
         assertThat(ArpElection.score(vip, node)).isEqualTo(ArpElectionTest.reference(vip, node));
+    }
+
+    /**
+     * SPEC §3.4 spread: a fresh election of 10,000 sequential VIPs over node-000…node-099 gives every node between
+     * 60 and 140 of them. Deterministic (no generated input), so one try; jqwik runs it with the other properties.
+     */
+    @Property(tries = 1)
+    void sequentialVipsSpreadOverNumberedNodes() {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            nodes.add(String.format("node-%03d", i));
+        }
+        Map<String, Integer> count = new HashMap<>();
+        nodes.forEach(n -> count.put(n, 0));
+        long first = Ipv4.parse("10.0.0.1");
+        for (int v = 0; v < 10_000; v++) {
+            count.merge(ArpElection.elect(Ipv4.format(first + v), nodes, null).orElseThrow(), 1, Integer::sum);
+        }
+        assertThat(count).hasSize(100);
+        assertThat(count.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(10_000);
+        assertThat(count).allSatisfy((node, n) -> assertThat(n).as(node).isBetween(60, 140));
+    }
+
+    @Property(tries = 50)
+    void spreadHoldsForAnyRunOfSequentialVips(@ForAll @IntRange(min = 0, max = 1 << 20) int offset) {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            nodes.add(String.format("node-%03d", i));
+        }
+        Map<String, Integer> count = new HashMap<>();
+        long first = Ipv4.parse("10.0.0.1") + offset;
+        for (int v = 0; v < 2_000; v++) {
+            count.merge(ArpElection.elect(Ipv4.format(first + v), nodes, null).orElseThrow(), 1, Integer::sum);
+        }
+        // ideal 100 each; a fair hash stays well inside 40..160 (about 6 standard deviations)
+        assertThat(count).hasSize(20);
+        assertThat(count).allSatisfy((node, n) -> assertThat(n).as(node).isBetween(40, 160));
     }
 
     @Property(tries = 200)
