@@ -7,6 +7,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +104,7 @@ public final class GenerateCommand implements Callable<Integer> {
         if (this.out == null && secret == null) {
             throw new UsageException("say where to write: --out DIR and/or --secret NAME");
         }
+        checkLifetimes(clock.instant());
         KeyAlgorithm algorithm;
         try {
             algorithm = KeyAlgorithm.parse(keyAlgorithm);
@@ -149,6 +151,39 @@ public final class GenerateCommand implements Callable<Integer> {
                     + (this.out != null ? this.out.resolve(CA_CRT) : "<ca.crt>") + "'" : "done: nothing was due");
             out.flush();
         }
+    }
+
+    /** RFC 5280: the last instant a certificate validity can express (GeneralizedTime 99991231235959Z). */
+    static final Instant LAST_EXPRESSIBLE = Instant.parse("9999-12-31T23:59:59Z");
+
+    /**
+     * Both lifetimes are whole numbers in range before anything is read or written: at least a minute, ending before
+     * the year 10000, and the serving certificate no longer-lived than the CA (it would otherwise be cut to the CA's
+     * end without a word).
+     */
+    private void checkLifetimes(Instant now) throws UsageException {
+        for (String option : List.of("--lifetime", "--ca-lifetime")) {
+            Duration d = option.equals("--lifetime") ? lifetime : caLifetime;
+            if (d.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new UsageException(option + " " + given(option) + " is too short; use at least 1m");
+            }
+            if (d.compareTo(Duration.between(now, LAST_EXPRESSIBLE)) > 0) {
+                throw new UsageException(option + " " + given(option) + " would end after the year 9999, the last date a "
+                        + "certificate can carry; use a shorter lifetime");
+            }
+        }
+        if (lifetime.compareTo(caLifetime) > 0) {
+            throw new UsageException("--lifetime " + given("--lifetime") + " is longer than --ca-lifetime "
+                    + given("--ca-lifetime") + "; a certificate cannot outlive the CA that signs it: shorten --lifetime or "
+                    + "lengthen --ca-lifetime");
+        }
+    }
+
+    /** The value as the user wrote it (or the default), for messages. */
+    private String given(String option) {
+        picocli.CommandLine.Model.OptionSpec o = spec.findOption(option);
+        List<String> values = o.originalStringValues();
+        return values.isEmpty() ? String.valueOf(o.defaultValue()) : values.get(values.size() - 1);
     }
 
     private record ServingState(Optional<CertificateAndKey> material, List<X509Certificate> bundle) {

@@ -162,7 +162,22 @@ class GenerateCommandTest {
                 Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--lifetime", "soon"), "lifetime 'soon' is not understood"),
                 Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--ip", "host.example"), "extra IP 'host.example'"),
                 Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--key-algorithm", "dsa"), "use ecdsa-p256 or rsa-2048"),
-                Arguments.of(List.of("generate", "--namespace", "ns1", "--out", "OUT"), "Missing required option: '--service"));
+                Arguments.of(List.of("generate", "--namespace", "ns1", "--out", "OUT"), "Missing required option: '--service"),
+                // numbers: a leaf outliving its CA used to be cut short without a word
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--lifetime", "20y", "--ca-lifetime", "1y"),
+                        "--lifetime 20y is longer than --ca-lifetime 1y; a certificate cannot outlive the CA that signs it"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--lifetime", "87601h"),
+                        "--lifetime 87601h is longer than --ca-lifetime 87600h"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--lifetime", "0h"),
+                        "--lifetime 0h is too short; use at least 1m"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--ca-lifetime", "30s"),
+                        "--ca-lifetime 30s is too short"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--ca-lifetime", "9000y"),
+                        "--ca-lifetime 9000y would end after the year 9999"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--ca-lifetime", "99999999999999999999y"),
+                        "lifetime '99999999999999999999y' is not understood"),
+                Arguments.of(List.of("generate", "--service", "web", "--namespace", "ns1", "--out", "OUT", "--ca-lifetime", "25000000000000000y"),
+                        "lifetime '25000000000000000y' is not understood"));
     }
 
     @ParameterizedTest

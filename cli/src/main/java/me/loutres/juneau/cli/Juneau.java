@@ -28,9 +28,12 @@ public final class Juneau implements Callable<Integer> {
     }
 
     public static int run(String... args) {
-        // picocli answers bad usage with exit code 2 (ExitCode.USAGE), matching EXIT_UNAVAILABLE
-        CommandLine cl = new CommandLine(new Juneau());
-        return cl.execute(args);
+        return commandLine().execute(args);
+    }
+
+    /** The command line with Juneau's help layout and one-line usage errors (exit 2) on every subcommand. */
+    public static CommandLine commandLine() {
+        return HelpLayout.install(new CommandLine(new Juneau()), EXIT_UNAVAILABLE);
     }
 
     @Override

@@ -52,6 +52,19 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private int sizing(PrintStream out, PrintStream err) {
+        try {
+            // a given number that is wrong is named first: "--vips 0" is about --vips, not the missing --vips-per-node
+            if (vips != null) {
+                Sizing.checkVips(vips);
+            }
+            if (vipsPerNode != null) {
+                Sizing.checkVipsPerNode(vipsPerNode);
+            }
+            Sizing.checkToleratedFailures(toleratedFailures);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return EXIT_USAGE;
+        }
         if (vips == null || vipsPerNode == null) {
             err.println("error: " + (vips == null ? "--vips N" : "--vips-per-node M") + " is missing; a sizing needs both");
             return EXIT_USAGE;

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         description = {"Validate manifests offline with the webhook's rules, as the cluster would admit them:",
                 "dependency order, mutation then validation, accepted objects joining a simulated cluster.",
                 "Prints the VIP each accepted managed Service would get, or why it would stay Pending.",
-                "Exit codes: 0 all accepted, 1 any rejected, 2 unreadable input."})
+                "Exit codes: 0 all accepted, 1 any rejected, 2 unreadable input or no objects."})
 public final class ValidateCommand implements Callable<Integer> {
     public static final int EXIT_ACCEPTED = 0;
     public static final int EXIT_REJECTED = 1;
@@ -26,7 +26,8 @@ public final class ValidateCommand implements Callable<Integer> {
     public enum Format { text, json, junit }
 
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "PATH",
-            description = "A YAML file or a directory (read recursively: *.yaml, *.yml, *.json). Repeatable.")
+            description = "A YAML file, a directory (read recursively: *.yaml, *.yml, *.json) or - for standard input. "
+                    + "Repeatable; a path without any object is an error (exit 2).")
     List<Path> paths;
 
     @Option(names = "--cluster-state", paramLabel = "FILE",

@@ -47,10 +47,37 @@ class PlanGoldenTest {
 
     @Test
     void absurdNumbersAreRefusedNotOverflowed() {
-        CommandRun run = CommandRun.of("plan", "--vips", "9223372036854775807", "--vips-per-node", "1",
+        CommandRun run = CommandRun.of("plan", "--vips", "4294967296", "--vips-per-node", "1",
                 "--tolerate-failures", "9223372036854775807");
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("more nodes than can be counted");
         assertThat(CommandRun.of("plan", "--vips", "ten", "--vips-per-node", "5").exit()).isEqualTo(2);
+    }
+
+    /** Each refusal is one line on stderr, exit 2, nothing on stdout, and it names the flag that is wrong. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--vips 0                                                  | error: --vips must be at least 1, got 0",
+            "--vips-per-node 0                                         | error: --vips-per-node must be at least 1, got 0",
+            "--vips 0 --vips-per-node 0                                | error: --vips must be at least 1, got 0",
+            "--vips 5 --vips-per-node -3                               | error: --vips-per-node must be at least 1, got -3",
+            "--vips 4294967297 --vips-per-node 1                       | error: --vips must be at most 4294967296 (the IPv4 address space), got 4294967297",
+            "--vips 9223372036854775807 --vips-per-node 2              | error: --vips must be at most 4294967296",
+            "--vips 10 --vips-per-node 9223372036854775807             | error: --vips-per-node must be at most 4294967296",
+            "--vips 10 --tolerate-failures -1                          | error: --tolerate-failures must be 0 or more, got -1",
+            "--vips 99999999999999999999 --vips-per-node 1             | error: Invalid value for option '--vips'",
+            "--vips 10 --vips-per-node 5 --tolerate-failures 1e3       | error: Invalid value for option '--tolerate-failures'"})
+    void everyNumberIsChecked(String args, String error) {
+        CommandRun run = CommandRun.of(("plan " + args.strip()).split("\\s+"));
+        assertThat(run.exit()).as(run.transcript()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().lines()).as(run.err()).hasSize(1);
+        assertThat(run.err()).startsWith(error.strip());
+    }
+
+    @ParameterizedTest(name = "{0} VIPs, {1} per node -> {2} pools")
+    @CsvSource({"4294967296,1,4294967296", "4294967296,4294967296,1", "4294967295,2,2147483648"})
+    void theLargestInputsStillCountRight(long vips, long perNode, long pools) {
+        assertThat(Sizing.of(vips, perNode, 0).pools()).isEqualTo(pools);
     }
 }
