@@ -151,7 +151,8 @@ class ExamplesTest {
 
     @Test
     void schemaCheckCatchesTyposAndWrongTypes() {
-        Map<String, String> expected = Map.of("schema-typo.yaml", "addressPool", "schema-type.yaml", "addresses");
+        Map<String, String> expected = Map.of("schema-typo.yaml", "addressPool", "schema-type.yaml", "addresses",
+                "schema-enum.yaml", "advertiseMode");
         for (Example e : examples(BAD)) {
             String name = e.file().getFileName().toString();
             if (expected.containsKey(name)) {

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 record Install(String name, Path dir, List<JsonNode> objects) {
     static final Path CERT_MANAGER_DIR = Path.of(".");
     static final Path SELF_SIGNED_DIR = Path.of("overlays", "self-signed");
+    static final Path EXAMPLE_DIR = Path.of("overlays", "example");
     static final ObjectMapper YAML = new YAMLMapper();
 
     static Install certManager() {
@@ -24,6 +25,35 @@ record Install(String name, Path dir, List<JsonNode> objects) {
 
     static Install selfSigned() {
         return render("self-signed (kubectl apply -k manifests/overlays/self-signed)", SELF_SIGNED_DIR);
+    }
+
+    /** The example overlay with every day-one setting (registry, reserved CIDRs, API server, ServiceMonitor). */
+    static Install example() {
+        return render("example overlay (kubectl apply -k manifests/overlays/example)", EXAMPLE_DIR);
+    }
+
+    /** Every container (init containers too) of every pod template, with the object that owns it. */
+    List<JsonNode> containers() {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode pod : podSpecs()) {
+            pod.path("initContainers").forEach(out::add);
+            pod.path("containers").forEach(out::add);
+        }
+        return out;
+    }
+
+    /** The pod specs of Deployments, DaemonSets, Jobs and CronJobs. */
+    List<JsonNode> podSpecs() {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode o : objects) {
+            switch (o.path("kind").asText()) {
+                case "Deployment", "DaemonSet", "Job" -> out.add(o.path("spec").path("template").path("spec"));
+                case "CronJob" -> out.add(o.path("spec").path("jobTemplate").path("spec").path("template").path("spec"));
+                default -> {
+                }
+            }
+        }
+        return out;
     }
 
     static List<Install> both() {

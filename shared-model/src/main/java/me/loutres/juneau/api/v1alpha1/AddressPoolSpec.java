@@ -2,6 +2,7 @@ package me.loutres.juneau.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ public class AddressPoolSpec {
     @Required
     @ValidationRule(value = "self == oldSelf", message = "advertiseMode is immutable")
     @JsonPropertyDescription("How VIPs of this pool are announced: bgp (entries are IPv4 CIDRs, /8 to /32) or arp (entries are start-end IPv4 ranges). Immutable.")
+    @SchemaFrom(type = NetworkMode.class)
     private String advertiseMode;
 
     @Required

@@ -2,6 +2,7 @@ package me.loutres.juneau.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ public class ExternalNetworkSpec {
     @Required
     @ValidationRule(value = "self == oldSelf", message = "type is immutable")
     @JsonPropertyDescription("bgp or arp; every listed pool's advertiseMode must match. Immutable.")
+    @SchemaFrom(type = NetworkMode.class)
     private String type;
 
     @Required
