@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import me.loutres.juneau.api.JuneauConstants;
-import me.loutres.juneau.controller.leader.Leadership;
+import me.loutres.juneau.runtime.Leadership;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

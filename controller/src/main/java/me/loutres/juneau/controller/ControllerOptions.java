@@ -3,7 +3,7 @@ package me.loutres.juneau.controller;
 import java.time.Clock;
 import java.time.Duration;
 import me.loutres.juneau.api.JuneauConstants;
-import me.loutres.juneau.controller.leader.Leadership;
+import me.loutres.juneau.runtime.Leadership;
 
 /**
  * How to run the controller.

@@ -21,23 +21,26 @@ import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.http.OpsServer;
-import me.loutres.juneau.controller.leader.Leadership;
-import me.loutres.juneau.controller.leader.LostLeadershipException;
-import me.loutres.juneau.controller.leader.Term;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
-import me.loutres.juneau.controller.queue.Backoff;
-import me.loutres.juneau.controller.queue.WorkQueue;
 import me.loutres.juneau.controller.reconcile.AllocationBook;
 import me.loutres.juneau.controller.reconcile.EventRecorder;
 import me.loutres.juneau.controller.reconcile.KubeWriter;
 import me.loutres.juneau.controller.reconcile.LeaderState;
-import me.loutres.juneau.controller.reconcile.Outcome;
 import me.loutres.juneau.controller.reconcile.PendingServices;
 import me.loutres.juneau.controller.reconcile.PoolReconciler;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.runtime.Backoff;
+import me.loutres.juneau.runtime.ControllerRuntime;
+import me.loutres.juneau.runtime.LostLeadershipException;
+import me.loutres.juneau.runtime.MicrometerRuntimeMetrics;
+import me.loutres.juneau.runtime.Reconciler;
+import me.loutres.juneau.runtime.Registration;
+import me.loutres.juneau.runtime.Result;
+import me.loutres.juneau.runtime.Term;
+import me.loutres.juneau.runtime.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,23 +57,21 @@ public final class JuneauController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JuneauController.class);
     /** Pool status writes wait this long so a burst of allocations makes one write, not hundreds. */
     static final Duration POOL_STATUS_COALESCE = Duration.ofMillis(200);
-    private static final Duration TAKE_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration RETRY_BASE = Duration.ofMillis(20);
+    private static final Duration RETRY_MAX = Duration.ofSeconds(60);
 
     private final KubernetesClient client;
     private final ControllerOptions options;
     private final ControllerMetrics metrics = new ControllerMetrics();
     private final ClusterCache cache;
     private final KubeWriter writer;
-    private final WorkQueue<ServiceKey> services = new WorkQueue<>("juneau-services");
-    private final WorkQueue<String> pools = new WorkQueue<>("juneau-pools");
-    private final Backoff<ServiceKey> serviceBackoff = new Backoff<>(Duration.ofMillis(20), Duration.ofSeconds(60));
-    private final Backoff<String> poolBackoff = new Backoff<>(Duration.ofMillis(20), Duration.ofSeconds(60));
+    private final ControllerRuntime runtime;
+    private final WorkQueue<ServiceKey> services;
+    private final WorkQueue<String> pools;
     private final Set<String> poolsScheduled = ConcurrentHashMap.newKeySet();
     private final ServiceReconciler serviceReconciler;
     private final PoolReconciler poolReconciler;
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
-    private final List<Thread> workers = new ArrayList<>();
-    private final Leadership leadership;
     private final EventRouter router;
     private final CompletableFuture<Void> synced;
     private OpsServer ops;
@@ -81,6 +82,13 @@ public final class JuneauController implements AutoCloseable {
         this.options = options;
         this.cache = new ClusterCache(client);
         this.writer = new KubeWriter(client, cache);
+        this.runtime = new ControllerRuntime("juneau", new MicrometerRuntimeMetrics(metrics.registry()));
+        this.services = runtime.register(Registration.of("service", "services", serviceWork())
+                .withWorkers(options.workers()).withBackoff(RETRY_BASE, RETRY_MAX));
+        this.pools = runtime.register(Registration.of("pool", "pools", poolWork())
+                .withBackoff(RETRY_BASE, RETRY_MAX));
+        runtime.onTermStart(this::lead);
+        runtime.onTermEnd(this::standBy);
         Requeue requeue = new Requeue() {
             @Override
             public void service(ServiceKey key) {
@@ -100,10 +108,6 @@ public final class JuneauController implements AutoCloseable {
         this.poolReconciler = new PoolReconciler(cache, writer, requeue);
         this.router = new EventRouter(cache, writer, requeue, () -> state.get() != null);
         router.register();
-        metrics.queueDepth("services", services::depth);
-        metrics.queueDepth("pools", pools::depth);
-        this.leadership = new Leadership(client, options.namespace(), options.leaseName(), options.identity(),
-                options.lease(), this::lead, this::standBy);
         this.synced = cache.start();
     }
 
@@ -119,19 +123,23 @@ public final class JuneauController implements AutoCloseable {
             throw new UncheckedIOException("cannot serve /healthz, /readyz, /metrics on port " + options.metricsPort()
                     + ": " + e.getMessage(), e);
         }
-        c.leadership.start();
+        c.runtime.startLeaderElection(client, options.namespace(), options.leaseName(), options.identity(),
+                options.lease());
         LOG.info("controller {} started (Lease {}/{}, {} workers{})", options.identity(), options.namespace(),
                 options.leaseName(), options.workers(), c.ops == null ? "" : ", metrics on port " + c.ops.port());
         return c;
     }
 
-    /** Informer caches hold their initial lists (true for a standby as well). */
+    /**
+     * Informer caches hold their initial lists (true for a standby as well) and the runtime has not failed (a
+     * leader whose loop died gave up its Lease and must not look ready).
+     */
     public boolean isReady() {
-        return !closed && cache.synced();
+        return !closed && cache.synced() && !runtime.failed();
     }
 
     public boolean isLeader() {
-        return state.get() != null && leadership.isLeader();
+        return state.get() != null && runtime.leading();
     }
 
     public String identity() {
@@ -147,51 +155,71 @@ public final class JuneauController implements AutoCloseable {
         return metrics.scrape();
     }
 
-    /** Nothing queued, running or waiting for a retry: the cluster is as the controller wants it (for now). */
-    public boolean idle() {
-        return services.pending() == 0 && pools.pending() == 0;
-    }
-
-    /**
-     * Idle, and no informer has delivered anything for {@code quiet}: the echoes of the last writes are in too, so
-     * nothing more will happen until something changes (for tests, the demo and benchmarks).
-     */
-    public boolean settled(Duration quiet) {
-        return idle() && writer.unobservedWrites() == 0 && System.nanoTime() - router.lastEventNanos() > quiet.toNanos();
-    }
-
-    /** Addresses held by the allocator of the current term (empty on a standby), for tests and the demo. */
-    public List<AllocationRecord> allocations() {
-        LeaderState st = state.get();
-        return st == null ? List.of() : st.book().records();
-    }
-
-    private void lead(Term term) {
-        try {
-            while (!synced.isDone() && term.active() && !closed) {
-                try {
-                    synced.get(200, TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    // keep waiting while we hold the Lease
-                }
+    /** Term start: wait for the caches, rebuild the allocator from a fresh list, then queue everything once. */
+    private boolean lead(Term term) throws Exception {
+        while (!synced.isDone() && term.active() && !closed) {
+            try {
+                synced.get(200, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // keep waiting while we hold the Lease
             }
-            LeaderState st = restore(term);
-            if (st == null) {
-                return;
-            }
-            state.set(st);
-            queueEverything();
-            synchronized (workers) {
-                for (int i = 0; i < options.workers(); i++) {
-                    workers.add(thread("juneau-worker-" + term.number() + "-" + i, () -> serviceLoop(st)));
-                }
-                workers.add(thread("juneau-pools-" + term.number(), () -> poolLoop(st)));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
-            LOG.error("informers failed to start: {}", e.getCause().toString());
         }
+        if (synced.isCompletedExceptionally()) {
+            synced.join();
+        }
+        LeaderState st = restore(term);
+        if (st == null) {
+            return false;
+        }
+        state.set(st);
+        queueEverything();
+        return true;
+    }
+
+    /** The state of the given term; a worker of an ended term must not touch the next term's allocator. */
+    private LeaderState stateOf(Term term) {
+        LeaderState st = state.get();
+        if (st == null || st.term() != term) {
+            throw new LostLeadershipException(term.number());
+        }
+        return st;
+    }
+
+    private Reconciler<ServiceKey> serviceWork() {
+        return new Reconciler<>() {
+            @Override
+            public Result reconcile(ServiceKey key, Term term) {
+                return serviceReconciler.reconcile(key, stateOf(term));
+            }
+
+            @Override
+            public void failed(ServiceKey key, Exception e) {
+                if (e instanceof KubernetesClientException) {
+                    writer.conflicted(key);
+                }
+            }
+        };
+    }
+
+    private Reconciler<String> poolWork() {
+        return new Reconciler<>() {
+            @Override
+            public Result reconcile(String name, Term term) {
+                poolsScheduled.remove(name);
+                Result r = poolReconciler.reconcile(name, stateOf(term));
+                if (cache.pool(name) == null) {
+                    metrics.forgetPool(name);
+                }
+                return r;
+            }
+
+            @Override
+            public void failed(String name, Exception e) {
+                if (e instanceof KubernetesClientException) {
+                    writer.recentPools().forget(name);
+                }
+            }
+        };
     }
 
     /**
@@ -269,109 +297,13 @@ public final class JuneauController implements AutoCloseable {
         cache.serviceLoadBalancers().stream().map(ServiceKey::of).filter(k -> !seen.contains(k)).forEach(services::add);
     }
 
+    /** Term end (the runtime has stopped the workers and cleared the queues). */
     private void standBy(Term term) {
         LeaderState st = state.get();
         if (st != null && st.term() == term) {
-            state.set(null);
+            state.compareAndSet(st, null);
         }
-        List<Thread> stopping;
-        synchronized (workers) {
-            stopping = new ArrayList<>(workers);
-            workers.clear();
-        }
-        for (Thread t : stopping) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        // the next term starts from a full resync; anything queued now belongs to the old one
-        services.clear();
-        pools.clear();
         poolsScheduled.clear();
-    }
-
-    private void serviceLoop(LeaderState st) {
-        while (st.term().active() && !closed) {
-            ServiceKey key;
-            try {
-                key = services.take(TAKE_TIMEOUT);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (key == null) {
-                continue;
-            }
-            long t0 = System.nanoTime();
-            String outcome = "ok";
-            try {
-                Outcome o = serviceReconciler.reconcile(key, st);
-                serviceBackoff.forget(key);
-                if (o.requeue()) {
-                    services.addAfter(key, o.requeueAfter());
-                }
-            } catch (LostLeadershipException e) {
-                outcome = "lost-leadership";
-            } catch (KubernetesClientException e) {
-                outcome = e.getCode() == 409 ? "conflict" : e.getCode() == 404 ? "gone" : "api-error";
-                writer.conflicted(key);
-                Duration d = serviceBackoff.next(key);
-                if (e.getCode() == 409 || e.getCode() == 404) {
-                    // the object changed or went away since the cache showed it: look again from fresh data
-                    LOG.debug("{}: {} ({}); retrying in {} ms", key, e.getCode(), firstLine(e), d.toMillis());
-                } else {
-                    LOG.warn("{}: API error {} ({}); retrying in {} ms", key, e.getCode(), firstLine(e), d.toMillis());
-                }
-                services.addAfter(key, d);
-            } catch (RuntimeException e) {
-                outcome = "error";
-                Duration d = serviceBackoff.next(key);
-                LOG.warn("{}: reconcile failed: {}; retrying in {} ms", key, e, d.toMillis(), e);
-                services.addAfter(key, d);
-            } finally {
-                services.done(key);
-                metrics.reconciled("service", outcome, Duration.ofNanos(System.nanoTime() - t0));
-            }
-        }
-    }
-
-    private void poolLoop(LeaderState st) {
-        while (st.term().active() && !closed) {
-            String name;
-            try {
-                name = pools.take(TAKE_TIMEOUT);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (name == null) {
-                continue;
-            }
-            poolsScheduled.remove(name);
-            long t0 = System.nanoTime();
-            String outcome = "ok";
-            try {
-                poolReconciler.reconcile(name, st);
-                poolBackoff.forget(name);
-                if (cache.pool(name) == null) {
-                    metrics.forgetPool(name);
-                }
-            } catch (LostLeadershipException e) {
-                outcome = "lost-leadership";
-            } catch (KubernetesClientException e) {
-                outcome = e.getCode() == 409 ? "conflict" : "api-error";
-                writer.recentPools().forget(name);
-                pools.addAfter(name, poolBackoff.next(name));
-            } catch (RuntimeException e) {
-                outcome = "error";
-                LOG.warn("AddressPool {}: status update failed: {}", name, e.toString(), e);
-                pools.addAfter(name, poolBackoff.next(name));
-            } finally {
-                pools.done(name);
-                metrics.reconciled("pool", outcome, Duration.ofNanos(System.nanoTime() - t0));
-            }
-        }
     }
 
     private void watchPool(String name) {
@@ -382,19 +314,6 @@ public final class JuneauController implements AutoCloseable {
             LeaderState st = state.get();
             return st == null ? Double.NaN : st.book().usage(name).allocated();
         });
-    }
-
-    private Thread thread(String name, Runnable r) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    private static String firstLine(Exception e) {
-        String m = String.valueOf(e.getMessage());
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
     }
 
     /**
@@ -418,51 +337,17 @@ public final class JuneauController implements AutoCloseable {
     /** Stops: the Lease is released so a standby takes over at once; in-flight reconciles finish or stop writing. */
     @Override
     public void close() {
-        stop(leadership::close, "stopped");
-    }
-
-    /**
-     * Stops like a crashed process would: the Lease is NOT released, so a standby has to wait for it to expire.
-     * For failover tests and the demo.
-     */
-    public void crash() {
-        stop(leadership::abandonWithoutRelease, "stopped without releasing its Lease");
-    }
-
-    /** Once only: leave the Lease as told, then stop the workers and informers. */
-    private void stop(Runnable leaveLease, String how) {
         if (closed) {
             return;
         }
         closed = true;
-        leaveLease.run();
-        shutdown();
-        LOG.info("controller {} {}", options.identity(), how);
-    }
-
-    private void shutdown() {
-        LeaderState st = state.getAndSet(null);
-        if (st != null) {
-            st.term().end();
-        }
-        List<Thread> stopping;
-        synchronized (workers) {
-            stopping = new ArrayList<>(workers);
-            workers.clear();
-        }
-        for (Thread t : stopping) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        services.close();
-        pools.close();
+        runtime.close();
+        state.set(null);
         awaitQuietWatches(Duration.ofMillis(300), Duration.ofSeconds(5));
         cache.close();
         if (ops != null) {
             ops.close();
         }
+        LOG.info("controller {} stopped", options.identity());
     }
 }

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.controller.ControllerOptions;
 import me.loutres.juneau.controller.JuneauController;
-import me.loutres.juneau.controller.leader.Leadership;
+import me.loutres.juneau.runtime.Leadership;
 import me.loutres.juneau.tls.CertificateAndKey;
 import me.loutres.juneau.tls.CertificateIssuer;
 import me.loutres.juneau.webhook.server.WebhookConfig;

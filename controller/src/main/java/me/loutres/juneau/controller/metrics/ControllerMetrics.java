@@ -3,10 +3,8 @@ package me.loutres.juneau.controller.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -31,23 +29,6 @@ public final class ControllerMetrics {
 
     public String scrape() {
         return registry.scrape();
-    }
-
-    /** Records one reconcile of the given kind (service or pool) and its outcome (ok, conflict, error). */
-    public void reconciled(String kind, String outcome, Duration took) {
-        Timer.builder("juneau_reconcile_duration").description("Time spent in one reconcile")
-                .tag("kind", kind).publishPercentileHistogram(false).register(registry).record(took);
-        Counter.builder("juneau_reconcile").description("Reconciles run")
-                .tag("kind", kind).tag("outcome", outcome).register(registry).increment();
-        if (!"ok".equals(outcome)) {
-            Counter.builder("juneau_reconcile_errors").description("Reconciles that failed and were retried with backoff")
-                    .tag("kind", kind).tag("cause", outcome).register(registry).increment();
-        }
-    }
-
-    public void queueDepth(String queue, Supplier<Number> depth) {
-        Gauge.builder("juneau_workqueue_depth", depth).strongReference(true).description("Keys waiting in the work queue")
-                .tag("queue", queue).register(registry);
     }
 
     public void allocated() {

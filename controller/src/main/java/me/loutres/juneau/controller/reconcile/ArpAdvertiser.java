@@ -9,7 +9,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.controller.ServiceKey;
-import me.loutres.juneau.controller.leader.Term;
+import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.election.ArpElection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

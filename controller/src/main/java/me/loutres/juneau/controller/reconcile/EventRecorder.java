@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import me.loutres.juneau.controller.leader.LostLeadershipException;
-import me.loutres.juneau.controller.leader.Term;
+import me.loutres.juneau.runtime.LostLeadershipException;
+import me.loutres.juneau.runtime.Term;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -16,7 +16,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.cache.RecentWrites;
-import me.loutres.juneau.controller.leader.Term;
+import me.loutres.juneau.runtime.Term;
 
 /**
  * Every write the controller makes, in one place: each checks the leadership term first and is safe on a real

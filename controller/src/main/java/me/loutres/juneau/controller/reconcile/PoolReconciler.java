@@ -7,6 +7,7 @@ import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
 import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.runtime.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,12 +25,12 @@ public final class PoolReconciler {
         this.requeue = requeue;
     }
 
-    public Outcome reconcile(String name, LeaderState st) {
+    public Result reconcile(String name, LeaderState st) {
         st.term().ensureActive();
         AddressPool pool = writer.pools.read(name, cache.pool(name));
         if (pool == null) {
             st.book().removePool(name);
-            return Outcome.DONE;
+            return Result.DONE;
         }
         st.book().syncPool(pool);
         st.book().syncNodes(cache.nodes());
@@ -47,6 +48,6 @@ public final class PoolReconciler {
         if (usage.free() > 0) {
             CapacityWaker.wake(cache, st, requeue, name, OptionalLong.empty());
         }
-        return Outcome.DONE;
+        return Result.DONE;
     }
 }

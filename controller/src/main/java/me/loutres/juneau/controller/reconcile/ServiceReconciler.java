@@ -31,7 +31,8 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
-import me.loutres.juneau.controller.leader.Term;
+import me.loutres.juneau.runtime.Result;
+import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
@@ -78,7 +79,7 @@ public final class ServiceReconciler {
                 && JuneauConstants.isManaged(svc.getSpec().getType(), svc.getSpec().getLoadBalancerClass());
     }
 
-    public Outcome reconcile(ServiceKey key, LeaderState st) {
+    public Result reconcile(ServiceKey key, LeaderState st) {
         Term term = st.term();
         term.ensureActive();
         String k = key.toString();
@@ -97,7 +98,7 @@ public final class ServiceReconciler {
             LOG.info("{}: deleting ServiceLoadBalancer of a previous Service with this name (uid {})", key,
                     controllerUid(slb));
             writer.deleteServiceLoadBalancer(term, slb);
-            return Outcome.DONE;
+            return Result.DONE;
         }
         slb = ensureServiceLoadBalancer(key, svc, slb, term);
 
@@ -154,29 +155,29 @@ public final class ServiceReconciler {
             recordTransitions(term, svc, network, previous, next);
         }
         ensureIngress(term, svc, next.getVip());
-        return Outcome.DONE;
+        return Result.DONE;
     }
 
     /** The Service is gone or no longer ours: its ServiceLoadBalancer goes (the finalizer path releases). */
-    private Outcome forget(ServiceKey key, ServiceLoadBalancer slb, LeaderState st) {
+    private Result forget(ServiceKey key, ServiceLoadBalancer slb, LeaderState st) {
         st.pending().remove(key);
         warned.remove(key);
         if (slb != null) {
             LOG.info("{}: Service is gone or no longer managed; deleting its ServiceLoadBalancer", key);
             writer.deleteServiceLoadBalancer(st.term(), slb);
-            return Outcome.DONE;
+            return Result.DONE;
         }
         // nothing persisted names an address for this key: drop one reserved for it but never recorded
         st.book().release(key.toString()).ifPresent(r -> released(r, st));
-        return Outcome.DONE;
+        return Result.DONE;
     }
 
     /** SPEC §3.5: advertisement deleted, address released, Service ingress cleared, finalizer removed. */
-    private Outcome finalizeDeletion(ServiceKey key, ServiceLoadBalancer slb, Service svc, LeaderState st) {
+    private Result finalizeDeletion(ServiceKey key, ServiceLoadBalancer slb, Service svc, LeaderState st) {
         Term term = st.term();
         if (slb.getMetadata().getFinalizers() == null
                 || !slb.getMetadata().getFinalizers().contains(JuneauConstants.FINALIZER)) {
-            return Outcome.DONE;
+            return Result.DONE;
         }
         String arpName = JuneauConstants.arpAdvertisementName(key.namespace(), key.name());
         ARPAdvertisement existing = writer.arps.read(arpName, cache.arpAdvertisement(arpName));
@@ -197,7 +198,7 @@ public final class ServiceReconciler {
         warned.remove(key);
         LOG.info("{}: ServiceLoadBalancer deleted{}", key,
                 released.map(r -> ", released " + Ipv4.format(r.address()) + " to AddressPool " + r.pool()).orElse(""));
-        return Outcome.DONE;
+        return Result.DONE;
     }
 
     private void released(AllocationRecord r, LeaderState st) {

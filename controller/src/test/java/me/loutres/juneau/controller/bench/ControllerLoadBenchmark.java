@@ -21,6 +21,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ControllerOptions;
 import me.loutres.juneau.controller.JuneauController;
 import me.loutres.juneau.controller.testing.MockCluster;
+import me.loutres.juneau.controller.testing.Scrape;
 import me.loutres.juneau.controller.testing.TestDispatcher;
 import me.loutres.juneau.ip.Ipv4;
 
@@ -130,7 +131,7 @@ public final class ControllerLoadBenchmark {
             long heapWith = 0;
             if (ctl != null) {
                 JuneauController running = ctl;
-                long idle = waitFor(running::idle, start, Duration.ofMinutes(5));
+                long idle = waitFor(() -> Scrape.unfinishedWork(running) == 0, start, Duration.ofMinutes(5));
                 System.out.printf("controller idle after %.1f s%n", secs(idle - start));
                 ctl.scrapeMetrics().lines().filter(l -> l.startsWith("juneau_reconcile_total")
                         || l.startsWith("juneau_reconcile_duration_seconds_sum")

@@ -13,6 +13,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.PortStatus;
 import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
+import me.loutres.juneau.controller.testing.Scrape;
 import org.junit.jupiter.api.Test;
 
 /** SPEC §3.1 step 6 and §3.3: Events without duplicates; named targetPorts resolved or warned about once. */
@@ -41,7 +42,7 @@ class EventsAndPortsMockTest extends ScenarioBase {
         }
         settle();
         restartController();
-        eventually(() -> assertThat(controller.allocations()).isNotEmpty());
+        eventually(() -> assertThat(Scrape.allocated(controller, "ev-pool")).isEqualTo(1.0));
         settle();
 
         assertOne("web", JuneauConstants.EVENT_IP_ALLOCATED, "Normal",

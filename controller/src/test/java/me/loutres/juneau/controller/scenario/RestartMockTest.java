@@ -55,7 +55,7 @@ class RestartMockTest {
             Eventually.until("a standby is ready too", standby::isReady);
 
             vipsWhenAtLeast(c, SERVICES / 3);
-            leader.crash();    // the Lease is not released: the standby waits for it to expire
+            c.crash(leader);    // the Lease is not released: the standby waits for it to expire
             Map<String, String> atCrash = vips(c);
 
             Eventually.until("the standby takes over", standby::isLeader);

@@ -121,6 +121,31 @@ public final class MockCluster implements AutoCloseable {
         return c;
     }
 
+    /**
+     * Stops a controller the way a crashed process does as far as the Lease goes: its release never arrives, so a
+     * standby has to wait for the Lease to expire. (Cutting its connection instead would stall the mock server,
+     * which blocks when a busy watch is dropped.)
+     */
+    public void crash(JuneauController c) {
+        if (!controllers.contains(c)) {
+            throw new IllegalArgumentException("not a controller of this cluster");
+        }
+        dispatcher.loseLeaseWrites(true);
+        try {
+            c.close();
+        } finally {
+            dispatcher.loseLeaseWrites(false);
+        }
+    }
+
+    /**
+     * The controller has nothing left to do (no key waiting, running or waiting for a retry, read from its
+     * metrics) and nobody has written anything for {@code quiet}: the echoes of its last writes are in too.
+     */
+    public boolean settled(JuneauController c, Duration quiet) {
+        return Scrape.unfinishedWork(c) == 0 && System.nanoTime() - dispatcher.lastWriteNanos() > quiet.toNanos();
+    }
+
     // ---- objects ----
 
     public AddressPool pool(String name, String mode, String... entries) {

@@ -69,6 +69,6 @@ public abstract class ScenarioBase {
 
     /** Waits until the controller has nothing left to do and the echoes of its writes are in. */
     protected void settle() {
-        Eventually.until("controller settled", () -> controller.settled(java.time.Duration.ofMillis(250)));
+        Eventually.until("controller settled", () -> cluster.settled(controller, java.time.Duration.ofMillis(250)));
     }
 }

@@ -56,8 +56,20 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
     private final AtomicInteger conflictsLeft = new AtomicInteger();
     private final AtomicInteger conflictsSent = new AtomicInteger();
 
+    private volatile long lastWriteNanos = System.nanoTime();
+    private volatile boolean leaseWritesLost;
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        boolean lease = request.getPath().contains("/leases");
+        if (isWrite(request) && !lease) {
+            lastWriteNanos = System.nanoTime();
+        }
+        if (lease && leaseWritesLost && isWrite(request)) {
+            return new MockResponse().setResponseCode(503).setHeader("Content-Type", "application/json")
+                    .setBody("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"code\":503,"
+                            + "\"reason\":\"ServiceUnavailable\",\"message\":\"simulated: the write never arrived\"}");
+        }
         if (record) {
             requests.add(new Request(request.getMethod(), request.getPath(), request.getHeader("User-Agent")));
         }
@@ -79,6 +91,16 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
 
     public int conflictsSent() {
         return conflictsSent.get();
+    }
+
+    /** While true, every Lease write is lost (503): a process stopping now cannot release its Lease. */
+    public void loseLeaseWrites(boolean lost) {
+        leaseWritesLost = lost;
+    }
+
+    /** When the last write (anyone's, Lease renewals aside) arrived, on the {@link System#nanoTime} scale. */
+    public long lastWriteNanos() {
+        return lastWriteNanos;
     }
 
     public List<Request> requests() {

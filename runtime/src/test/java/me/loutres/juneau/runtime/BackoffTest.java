@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.queue;
+package me.loutres.juneau.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +28,18 @@ class BackoffTest {
         b.forget("a");
         assertThat(b.failures("a")).isZero();
         assertThat(b.next("a")).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @ParameterizedTest(name = "write refused {0} time(s): retry in {1} s")
+    @CsvSource({"1, 1", "2, 2", "5, 16", "9, 256", "10, 300", "50, 300"})
+    void aSlowerScaleSharesTheKeysCountAndHasItsOwnCap(int failures, long seconds) {
+        Backoff<String> b = new Backoff<>(Duration.ofMillis(20), Duration.ofSeconds(60));
+        Duration last = null;
+        for (int i = 0; i < failures; i++) {
+            last = b.next("k", Duration.ofSeconds(1), Duration.ofMinutes(5));
+        }
+        assertThat(last).isEqualTo(Duration.ofSeconds(seconds));
+        assertThat(b.failures("k")).isEqualTo(failures);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.queue;
+package me.loutres.juneau.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import me.loutres.juneau.controller.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 class WorkQueueTest {
@@ -89,7 +88,7 @@ class WorkQueueTest {
                     q.add(key);
                 }
             }
-            Eventually.until("queue drained", () -> q.pending() == 0);
+            Poll.until("queue drained", () -> q.pending() == 0);
             stop.countDown();
             for (Thread t : threads) {
                 t.join();
@@ -113,7 +112,7 @@ class WorkQueueTest {
 
             q.add("x");
             q.addAfter("x", Duration.ofMillis(1));
-            Eventually.until("the timer fired", () -> q.pending() == 1 && q.depth() == 1);
+            Poll.until("the timer fired", () -> q.pending() == 1 && q.depth() == 1);
             assertThat(q.take(WAIT)).isEqualTo("x");
         }
     }

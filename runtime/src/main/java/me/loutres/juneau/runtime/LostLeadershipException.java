@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.leader;
+package me.loutres.juneau.runtime;
 
 /** A write was attempted after the leadership term ended; the work is dropped, the next leader redoes it. */
 public final class LostLeadershipException extends RuntimeException {

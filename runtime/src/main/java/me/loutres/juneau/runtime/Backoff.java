@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.queue;
+package me.loutres.juneau.runtime;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,8 +26,21 @@ public final class Backoff<K> {
         return Duration.ofMillis(delayMillis(n));
     }
 
+    /**
+     * Records one more failure of the key and returns its delay on another scale (base, 2×base ... cap), for
+     * failures that must not be retried as fast as the usual ones (a write the API server refuses).
+     */
+    public Duration next(K key, Duration base, Duration cap) {
+        int n = failures.merge(key, 1, Integer::sum);
+        return Duration.ofMillis(delayMillis(n, base.toMillis(), cap.toMillis()));
+    }
+
     /** The delay after {@code n} consecutive failures (n >= 1). */
     long delayMillis(int n) {
+        return delayMillis(n, baseMillis, maxMillis);
+    }
+
+    static long delayMillis(int n, long baseMillis, long maxMillis) {
         int shift = Math.min(n - 1, 30);
         long d = baseMillis << shift;
         return d <= 0 || d > maxMillis ? maxMillis : d;

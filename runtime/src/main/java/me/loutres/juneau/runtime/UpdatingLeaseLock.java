@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.leader;
+package me.loutres.juneau.runtime;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.leader;
+package me.loutres.juneau.runtime;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -79,7 +79,7 @@ public final class Leadership implements AutoCloseable {
             return;
         }
         LeaderElector elector = new LeaderElectorBuilder(client, electorThreads).withConfig(new LeaderElectionConfigBuilder()
-                .withName("juneau-controller")
+                .withName(leaseName)
                 .withLock(new UpdatingLeaseLock(namespace, leaseName, identity))
                 .withLeaseDuration(timing.leaseDuration())
                 .withRenewDeadline(timing.renewDeadline())
@@ -153,18 +153,6 @@ public final class Leadership implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Simulates a crash for tests: stop everything without releasing the Lease. */
-    public void abandonWithoutRelease() {
-        closed = true;
-        Term t = current.getAndSet(null);
-        if (t != null) {
-            t.end();
-            callbacks.execute(() -> onStop.accept(t));
-        }
-        electorThreads.shutdownNow();
-        callbacks.shutdown();
     }
 
     static Thread daemon(Runnable r, String name) {

@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.leader;
+package me.loutres.juneau.runtime;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.queue;
+package me.loutres.juneau.runtime;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
