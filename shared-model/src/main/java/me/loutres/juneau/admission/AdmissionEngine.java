@@ -105,10 +105,11 @@ public final class AdmissionEngine {
         } catch (UnreadableObjectException e) {
             verdict = Verdict.deny(e.getMessage());
         } catch (RuntimeException e) {
-            // a rule that trips over content it did not expect must still answer, never fail the API request
-            verdict = Verdict.deny("the request could not be reviewed (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + oneLine(e.getMessage()))
-                    + "); check the object's fields against the API reference");
+            // a rule that trips over content it did not expect must still answer (fail closed), never fail the API
+            // request, and never show the user an exception text that says nothing about their object
+            verdict = Verdict.deny(endpoint.resource() + " " + KubeObjects.quote(requestName(request))
+                    + " could not be reviewed: a field has a value Juneau cannot judge; check the object's fields "
+                    + "against the API reference");
         }
         if (verdict.denied()) {
             deny(response, verdict.message());
@@ -178,8 +179,8 @@ public final class AdmissionEngine {
         return s == null ? "" : s;
     }
 
-    private static String oneLine(String s) {
-        String t = s.replaceAll("\\s+", " ");
-        return t.length() > 200 ? t.substring(0, 200) + "..." : t;
+    private static String requestName(AdmissionRequest request) {
+        return request.getNamespace() == null || request.getNamespace().isEmpty() ? nz(request.getName())
+                : request.getNamespace() + "/" + nz(request.getName());
     }
 }

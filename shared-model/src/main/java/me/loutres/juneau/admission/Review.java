@@ -3,9 +3,11 @@ package me.loutres.juneau.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import me.loutres.juneau.view.KubeObjects;
+import me.loutres.juneau.view.KubeReader;
 
 /**
- * One admission request in the form the rules read: the operation, who asks, and the objects as JSON trees.
+ * One admission request in the form the rules read: the operation, who asks, and the objects as JSON trees as the
+ * API server stores them (null fields dropped, {@link KubeReader#normalized}).
  *
  * @param operation   CREATE, UPDATE, DELETE or CONNECT
  * @param username    {@code userInfo.username}, "" when absent
@@ -26,7 +28,8 @@ record Review(String operation, String username, String subResource, String name
                 : request.getUserInfo().getUsername();
         return new Review(nonNull(request.getOperation()), user, nonNull(request.getSubResource()),
                 nonNull(request.getNamespace()), nonNull(request.getName()),
-                KubeObjects.tree(request.getObject()), KubeObjects.tree(request.getOldObject()));
+                KubeReader.normalized(KubeObjects.tree(request.getObject())),
+                KubeReader.normalized(KubeObjects.tree(request.getOldObject())));
     }
 
     private static String nonNull(String s) {

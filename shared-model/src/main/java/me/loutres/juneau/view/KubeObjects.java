@@ -1,12 +1,8 @@
 package me.loutres.juneau.view;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
-import java.util.stream.Collectors;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -58,23 +53,13 @@ public final class KubeObjects {
             JsonNode node = mapper().valueToTree(raw);
             return node == null || node.isNull() ? null : node;
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new UnreadableObjectException("the object is not valid JSON: " + firstLine(e.getMessage()));
+            throw new UnreadableObjectException("the object is not valid JSON");
         }
     }
 
-    /** Reads a tree as a typed object; the message names the kind and the field that does not fit. */
+    /** {@link KubeReader#read}: null is absent; the message names the kind, the field and the value that do not fit. */
     public static <T> T read(JsonNode node, Class<T> type, String kind) {
-        if (node == null) {
-            throw new UnreadableObjectException(kind + " is missing from the request");
-        }
-        if (!node.isObject()) {
-            throw new UnreadableObjectException(kind + " must be a JSON object, got " + node.getNodeType().toString().toLowerCase());
-        }
-        try {
-            return mapper().treeToValue(node, type);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new UnreadableObjectException(describe(kind, e));
-        }
+        return KubeReader.read(node, type, kind);
     }
 
     /** {@code group/kind} of an object tree ({@code /Service} for the core group), or null without a kind. */
@@ -116,27 +101,7 @@ public final class KubeObjects {
         return type == null ? object : read(node, type, object.getKind());
     }
 
-    private static String describe(String kind, Exception e) {
-        if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
-            String field = jme.getPath().stream()
-                    .map(r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining()).replaceFirst("^\\.", "");
-            if (e instanceof UnrecognizedPropertyException) {
-                return field + ": unknown field in " + kind + "; remove it or check its spelling";
-            }
-            if (e instanceof InvalidFormatException ife) {
-                return field + ": " + quote(String.valueOf(ife.getValue())) + " has the wrong type for " + kind
-                        + "; expected " + simpleType(ife.getTargetType());
-            }
-            if (e instanceof MismatchedInputException mie) {
-                return field + ": has the wrong type for " + kind + "; expected " + simpleType(mie.getTargetType());
-            }
-            return field + ": cannot be read as part of " + kind + ": " + firstLine(jme.getOriginalMessage());
-        }
-        return kind + " cannot be read: " + firstLine(e.getMessage());
-    }
-
-    private static String simpleType(Class<?> type) {
+    static String simpleType(Class<?> type) {
         if (type == null) {
             return "another type";
         }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
@@ -30,6 +31,8 @@ import java.util.stream.Stream;
 public final class YamlDocuments {
     private static final YAMLFactory FACTORY = YAMLFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // an empty plain value (`annotations:`) is null in YAML, as kubectl sends it; '' stays a string
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
             .build();
 
     /** One YAML document of a file. */

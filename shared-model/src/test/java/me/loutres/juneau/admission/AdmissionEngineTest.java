@@ -59,7 +59,7 @@ class AdmissionEngineTest {
                 .replaceAll("(?m)^  - \\{name: http.*\\n", "")), java.util.Map.class));
         AdmissionResponse response = engine.review("/validate/services", request, Fixtures.cluster());
         assertThat(response.getAllowed()).isFalse();
-        assertThat(response.getStatus().getMessage()).isEqualTo("spec.ports: has the wrong type for Service; expected a list");
+        assertThat(response.getStatus().getMessage()).isEqualTo("spec.ports: 80 has the wrong type for Service; expected a list");
     }
 
     @Test

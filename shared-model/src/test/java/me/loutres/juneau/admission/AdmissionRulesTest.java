@@ -308,7 +308,7 @@ class AdmissionRulesTest {
         deny("envelope: object kind differs from the request", POOLS, () -> Requests.pool("CREATE").object(network("n", "bgp", "pool-free")),
                 "/validate/addresspools reviews addresspools.juneau.loutres.me (kind AddressPool) only, but the object is of kind ExternalNetwork.juneau.loutres.me");
         deny("envelope: wrong field type", POOLS, () -> Requests.pool("CREATE").object(pool("p", "bgp", "172.16.0.0/24").replace("addresses: [\"172.16.0.0/24\"]", "addresses: 172.16.0.0/24")),
-                "spec.addresses: has the wrong type for AddressPool; expected a list");
+                "spec.addresses: \"172.16.0.0/24\" has the wrong type for AddressPool; expected a list");
         deny("envelope: unknown field", NETS, () -> Requests.network("CREATE").object(network("n", "bgp", "pool-free") + "  pools: [a]\n"),
                 "spec.pools: unknown field in ExternalNetwork; remove it or check its spelling");
         deny("envelope: no object on CREATE", NETS, () -> Requests.network("CREATE"),
@@ -316,6 +316,36 @@ class AdmissionRulesTest {
         deny("envelope: unknown path", "/validate/pods", () -> create(svc("a").yaml()),
                 "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements");
         allow("envelope: CONNECT is not reviewed", SVC, () -> Requests.service("CONNECT").object(svc("a").policy("Cluster").yaml()));
+
+        // SPEC §2.6: JSON null is an absent field; a null list entry or a missing metadata is a denial naming the field
+        String nullPort = "spec.ports[0]: null is not a valid list entry; remove it or give it a value";
+        deny("reader: a null port is a denial naming it", SVC, () -> create(svc("a").yaml()
+                .replaceFirst("  ports:\n  - \\{name: http[^\n]*\n", "  ports: [null]\n")), nullPort);
+        deny("reader: the mutating webhook denies a null port too", MUT, () -> create(svc("a").yaml()
+                .replaceFirst("  ports:\n  - \\{name: http[^\n]*\n", "  ports: [null]\n")), nullPort);
+        deny("reader: a null pool name", NETS, () -> Requests.network("CREATE").object(network("n", "bgp", "pool-free", null)),
+                "spec.addressPools[1]: null is not a valid list entry; remove it or give it a value");
+        deny("reader: a null address entry", POOLS, () -> Requests.pool("CREATE").object(pool("p", "bgp", null, "172.16.0.0/24", null)),
+                "spec.addresses[0]: null is not a valid list entry; remove it or give it a value; "
+                        + "spec.addresses[2]: null is not a valid list entry; remove it or give it a value");
+        deny("reader: a Service without metadata", SVC, () -> create(svc("a").yaml()
+                .replaceFirst("(?s)metadata:\n.*?(?=spec:)", "")),
+                "metadata: missing; every Service needs metadata with a name");
+        allow("reader: empty values are absent (labels, finalizers, selector, ipFamilies)", SVC, () -> create(svc("a").yaml()
+                .replace("  resourceVersion:", "  labels:\n  finalizers:\n  resourceVersion:")
+                .replaceFirst("  selector: \\{app: a\\}", "  selector:\n  ipFamilies:")));
+        deny("reader: an empty externalTrafficPolicy is not set", SVC, () -> create(svc("a").policy("").yaml()
+                .replace("externalTrafficPolicy: \n", "externalTrafficPolicy:\n")),
+                "spec.externalTrafficPolicy: not set; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend)");
+        deny("reader: an empty annotation map is no annotation", SVC, () -> create(svc("a").net(null).yaml()
+                .replace("  creationTimestamp: \"2026-11-29T10:00:00Z\"\n", "  creationTimestamp: \"2026-11-29T10:00:00Z\"\n  annotations:\n")),
+                NET + "missing; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+        deny("reader: an annotation with a null value is empty, as the API server stores it", SVC, () -> create(svc("a").net(null).yaml()
+                .replace("  creationTimestamp: \"2026-11-29T10:00:00Z\"\n", "  creationTimestamp: \"2026-11-29T10:00:00Z\"\n  annotations:\n    "
+                        + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + ":\n")),
+                NET + "empty; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+        allow("reader: finalizers: null removes the finalizers (break-glass)", SLBS, () -> Requests.slb("UPDATE")
+                .oldObject(webGone).object(webGone.replace("  finalizers: [" + JuneauConstants.FINALIZER + "]\n", "  finalizers:\n")));
     }
 
     static ClusterView manySlbs() {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import me.loutres.juneau.view.ClusterStateFiles;
 import me.loutres.juneau.view.ManifestException;
+import me.loutres.juneau.view.KubeReader;
 import me.loutres.juneau.view.YamlDocuments;
 
 /**
@@ -109,6 +110,7 @@ final class ManifestReader {
             throw new ManifestException(doc.file(), line, "object is missing " + String.join(", ", missing)
                     + "; every object needs apiVersion, kind and metadata.name");
         }
-        return new ManifestObject(doc.file(), doc.index(), line, order, node);
+        // as the API server stores it: an empty YAML value (annotations:, ports:) is the same as no field
+        return new ManifestObject(doc.file(), doc.index(), line, order, KubeReader.normalized(node));
     }
 }
