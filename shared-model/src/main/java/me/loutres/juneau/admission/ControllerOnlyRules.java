@@ -11,29 +11,53 @@ import me.loutres.juneau.view.KubeObjects;
 
 /**
  * SPEC §2.2: ServiceLoadBalancers and ARPAdvertisements are written only by the controller (main resource and
- * {@code status}); the garbage collector and the namespace controller may delete them, and anyone may remove
- * finalizers (break-glass once the controller is gone). Content rules run after, for the controller's own writes.
+ * {@code status}). The exceptions are a list of {@link Exemption}s, each a named predicate over the review: the
+ * garbage collector and the namespace controller may delete (also as {@code system:kube-controller-manager}), the
+ * garbage collector may change only {@code metadata.ownerReferences} (orphaning), and anyone may remove finalizers
+ * (break-glass once the controller is gone). Content rules run after, for the controller's own writes.
  */
 final class ControllerOnlyRules implements KindRules {
-    private static final Set<String> DELETERS = Set.of(JuneauConstants.GARBAGE_COLLECTOR_USERNAME,
-            JuneauConstants.NAMESPACE_CONTROLLER_USERNAME);
+    /** Who deletes dependents and namespaces: the per-controller accounts, or the controller manager's own. */
+    static final Set<String> DELETERS = Set.of(JuneauConstants.GARBAGE_COLLECTOR_USERNAME,
+            JuneauConstants.NAMESPACE_CONTROLLER_USERNAME, JuneauConstants.KUBE_CONTROLLER_MANAGER_USERNAME);
+    /** Who orphans dependents (removes an ownerReference) when the owner is deleted with propagation Orphan. */
+    static final Set<String> ORPHANERS = Set.of(JuneauConstants.GARBAGE_COLLECTOR_USERNAME,
+            JuneauConstants.KUBE_CONTROLLER_MANAGER_USERNAME);
+
+    /** A write that someone other than the controller may make; {@code name} says which, for tests and docs. */
+    record Exemption(String name, java.util.function.Predicate<Review> allows) {
+    }
+
+    static final Exemption GARBAGE_COLLECTION = new Exemption("DELETE by the garbage collector or namespace controller",
+            r -> r.isDelete() && DELETERS.contains(r.username()));
+    static final Exemption ORPHANING = new Exemption("UPDATE of only metadata.ownerReferences by the garbage collector",
+            r -> r.isUpdate() && r.subResource().isEmpty() && ORPHANERS.contains(r.username())
+                    && onlyChanges(r.oldObject(), r.object(), "ownerReferences"));
+    static final Exemption BREAK_GLASS = new Exemption("UPDATE that only removes finalizers, by anyone",
+            r -> r.isUpdate() && r.subResource().isEmpty() && onlyRemovesFinalizers(r.oldObject(), r.object()));
 
     private final AdmissionSettings settings;
     private final String kind;
     private final KindRules content;
+    private final List<Exemption> exemptions;
 
-    private ControllerOnlyRules(AdmissionSettings settings, String kind, KindRules content) {
+    private ControllerOnlyRules(AdmissionSettings settings, String kind, KindRules content, List<Exemption> exemptions) {
         this.settings = settings;
         this.kind = kind;
         this.content = content;
+        this.exemptions = List.copyOf(exemptions);
     }
 
     static ControllerOnlyRules serviceLoadBalancers(AdmissionSettings settings) {
-        return new ControllerOnlyRules(settings, JuneauConstants.KIND_SERVICE_LOAD_BALANCER, (r, v) -> Verdict.allow());
+        return new ControllerOnlyRules(settings, JuneauConstants.KIND_SERVICE_LOAD_BALANCER, (r, v) -> Verdict.allow(),
+                List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS));
     }
 
-    static ControllerOnlyRules arpAdvertisements(AdmissionSettings settings, KindRules content) {
-        return new ControllerOnlyRules(settings, JuneauConstants.KIND_ARP_ADVERTISEMENT, content);
+    /** {@code extra}: further exemptions for ARPAdvertisements (the node agent's status writes, SPEC §2.2). */
+    static ControllerOnlyRules arpAdvertisements(AdmissionSettings settings, KindRules content, Exemption... extra) {
+        List<Exemption> all = new ArrayList<>(List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS));
+        all.addAll(List.of(extra));
+        return new ControllerOnlyRules(settings, JuneauConstants.KIND_ARP_ADVERTISEMENT, content, all);
     }
 
     @Override
@@ -44,11 +68,10 @@ final class ControllerOnlyRules implements KindRules {
         if (settings.controllerUsernames().contains(review.username())) {
             return review.isDelete() ? Verdict.allow() : content.review(review, view);
         }
-        if (review.isDelete() && DELETERS.contains(review.username())) {
-            return Verdict.allow();
-        }
-        if (review.isUpdate() && onlyRemovesFinalizers(review.oldObject(), review.object())) {
-            return Verdict.allow();
+        for (Exemption e : exemptions) {
+            if (e.allows().test(review)) {
+                return Verdict.allow();
+            }
         }
         return Verdict.deny(kind + " " + describe(review) + " is managed by Juneau; edit " + serviceOf(review)
                 + " instead (request by " + Texts.quote(review.username()) + ")");
@@ -86,11 +109,29 @@ final class ControllerOnlyRules implements KindRules {
         return withoutServerFields(oldObject).equals(withoutServerFields(newObject));
     }
 
+    /**
+     * True when the new object differs from the old one in the metadata field {@code field} and nowhere else (but
+     * the fields the API server itself maintains on every write).
+     */
+    static boolean onlyChanges(JsonNode oldObject, JsonNode newObject, String field) {
+        if (oldObject == null || newObject == null) {
+            return false;
+        }
+        if (oldObject.path("metadata").path(field).equals(newObject.path("metadata").path(field))) {
+            return false;
+        }
+        return without(oldObject, field).equals(without(newObject, field));
+    }
+
     private static JsonNode withoutServerFields(JsonNode o) {
+        return without(o, "finalizers");
+    }
+
+    private static JsonNode without(JsonNode o, String field) {
         ObjectNode copy = KubeObjects.copy(o);
         JsonNode meta = copy.get("metadata");
         if (meta instanceof ObjectNode m) {
-            m.remove(List.of("finalizers", "resourceVersion", "managedFields", "generation"));
+            m.remove(List.of(field, "resourceVersion", "managedFields", "generation"));
         }
         return copy;
     }

@@ -21,16 +21,16 @@ final class ServiceMutation implements KindRules {
         if (!ServiceRules.isManaged(service)) {
             return verdict;
         }
-        if (review.isCreate()) {
-            String policy = service.getSpec().getExternalTrafficPolicy();
-            if (policy == null || "Cluster".equals(policy)) {
-                String path = JsonPatch.pointer("spec", "externalTrafficPolicy");
-                verdict.patch(policy == null ? JsonPatch.add(path, LOCAL) : JsonPatch.replace(path, LOCAL));
-                verdict.warn("spec.externalTrafficPolicy was set to Local (it was "
-                        + (policy == null ? "not set" : "Cluster, the API server's default when it is omitted")
-                        + "): Juneau announces a VIP only from nodes with a local ready backend; write "
-                        + "externalTrafficPolicy: Local in the manifest to make this explicit");
-            }
+        // CREATE and UPDATE: the API server defaults an omitted policy to Cluster on every write (a kubectl replace of a
+        // manifest without the field), so an explicit Cluster cannot be told apart from none; the warning shows it
+        String policy = service.getSpec().getExternalTrafficPolicy();
+        if (policy == null || "Cluster".equals(policy)) {
+            String path = JsonPatch.pointer("spec", "externalTrafficPolicy");
+            verdict.patch(policy == null ? JsonPatch.add(path, LOCAL) : JsonPatch.replace(path, LOCAL));
+            verdict.warn("spec.externalTrafficPolicy was set to Local (it was "
+                    + (policy == null ? "not set" : "Cluster, the API server's default when it is omitted")
+                    + "): Juneau announces a VIP only from nodes with a local ready backend; write "
+                    + "externalTrafficPolicy: Local in the manifest to make this explicit");
         }
         Map<String, String> annotations = service.getMetadata().getAnnotations();
         if (annotations != null) {

@@ -51,7 +51,7 @@ final class ServiceRules implements KindRules {
         checkPortsAndFamilies(spec, verdict);
         String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         boolean networkNameOk = checkNetworkName(network, view, review, verdict);
-        String requested = annotation(service, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        String requested = requestedIp(service);
         Long requestedIp = parseRequested(requested, verdict);
         if (review.beingDeleted()) {
             return verdict;
@@ -66,7 +66,9 @@ final class ServiceRules implements KindRules {
             } else {
                 List<AddressPool> pools = matchingPools(net.get(), view, verdict);
                 if (requestedIp != null && !pools.isEmpty()) {
-                    checkRequestedInPools(requested, requestedIp, network, pools, verdict);
+                    if (checkRequestedInPools(requested, requestedIp, network, pools, verdict)) {
+                        checkRequestedNotANode(requestedIp, net.get(), view, verdict);
+                    }
                 }
             }
         }
@@ -157,8 +159,8 @@ final class ServiceRules implements KindRules {
         return matching;
     }
 
-    /** Rule 5, range part: inside a matching pool and not a network/broadcast address. */
-    private static void checkRequestedInPools(String requested, long ip, String network, List<AddressPool> pools,
+    /** Rule 5, range part: inside a matching pool and not a network/broadcast address; true when it is. */
+    private static boolean checkRequestedInPools(String requested, long ip, String network, List<AddressPool> pools,
             Verdict verdict) {
         List<String> ranges = new ArrayList<>();
         String edge = null;
@@ -172,7 +174,7 @@ final class ServiceRules implements KindRules {
                     continue; // the pool's own webhook reports it; it offers no address here
                 }
                 if (entry.isUsable(ip)) {
-                    return;
+                    return true;
                 }
                 if (entry.isEdge(ip) && edge == null) {
                     edge = (ip == entry.range().first() ? "the network address" : "the broadcast address") + " of "
@@ -184,6 +186,20 @@ final class ServiceRules implements KindRules {
         String why = edge != null ? " is " + edge + ", which is never handed out"
                 : " is outside every AddressPool of ExternalNetwork " + Texts.quote(network);
         verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + requested + why + "; accepted: an address in " + Texts.list(ranges));
+        return false;
+    }
+
+    /** Rule 5, arp networks: a Node's InternalIP can never be announced (the ARPAdvertisement would be refused). */
+    private static void checkRequestedNotANode(long ip, ExternalNetwork net, ClusterView view, Verdict verdict) {
+        if (net.getSpec() == null || !JuneauConstants.MODE_ARP.equals(net.getSpec().getType())) {
+            return;
+        }
+        String node = Texts.nodeInternalIps(view.nodes()).get(ip);
+        if (node != null) {
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is the InternalIP of Node " + node
+                    + "; announcing it by ARP would take the address away from the node; request another address, "
+                    + "or remove the annotation to get one allocated");
+        }
     }
 
     /** Rule 6. */
@@ -219,14 +235,20 @@ final class ServiceRules implements KindRules {
             verdict.problem(Texts.NETWORK_FIELD + ": cannot change from " + Texts.quote(oldNet) + " to " + Texts.quote(newNet)
                     + "; " + fixed + " to use another ExternalNetwork");
         }
-        String oldIp = annotation(old, JuneauConstants.ANNOTATION_REQUESTED_IP);
-        String newIp = annotation(service, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        String oldIp = requestedIp(old);
+        String newIp = requestedIp(service);
         // removing the annotation keeps the VIP, so only a different address is a change of the VIP
         if (!Objects.equals(oldIp, newIp) && newIp != null && !newIp.equals(vip)) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": cannot change from " + Texts.quote(oldIp) + " to "
                     + Texts.quote(newIp) + "; accepted: " + Texts.quote(vip) + " or no annotation; " + fixed
                     + " to get another address");
         }
+    }
+
+    /** The requested IP, trimmed; null when absent, empty or only whitespace (Helm renders unset values as ""). */
+    static String requestedIp(Service s) {
+        String ip = annotation(s, JuneauConstants.ANNOTATION_REQUESTED_IP);
+        return ip == null || ip.isEmpty() ? null : ip;
     }
 
     /** The trimmed annotation value, null when absent. */
@@ -244,8 +266,7 @@ final class ServiceRules implements KindRules {
                 && Objects.equals(x.getExternalTrafficPolicy(), y.getExternalTrafficPolicy())
                 && Objects.equals(annotation(a, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
                         annotation(b, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))
-                && Objects.equals(annotation(a, JuneauConstants.ANNOTATION_REQUESTED_IP),
-                        annotation(b, JuneauConstants.ANNOTATION_REQUESTED_IP))
+                && Objects.equals(requestedIp(a), requestedIp(b))
                 && Objects.equals(portKeys(x.getPorts()), portKeys(y.getPorts()))
                 && Objects.equals(emptyIfNull(x.getIpFamilies()), emptyIfNull(y.getIpFamilies()));
     }

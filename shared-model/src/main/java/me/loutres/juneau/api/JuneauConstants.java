@@ -32,6 +32,8 @@ public final class JuneauConstants {
     public static final String DEFAULT_CONTROLLER_USERNAME = "system:serviceaccount:juneau-system:juneau-controller";
     public static final String GARBAGE_COLLECTOR_USERNAME = "system:serviceaccount:kube-system:generic-garbage-collector";
     public static final String NAMESPACE_CONTROLLER_USERNAME = "system:serviceaccount:kube-system:namespace-controller";
+    /** The garbage collector and namespace controller when the cluster runs them without per-controller credentials. */
+    public static final String KUBE_CONTROLLER_MANAGER_USERNAME = "system:kube-controller-manager";
 
     public static final String WEBHOOK_SERVICES_VALIDATE = "services.validate." + GROUP;
     public static final String WEBHOOK_SERVICES_MUTATE = "services.mutate." + GROUP;

@@ -36,6 +36,7 @@ class AdmissionRulesTest {
     static final String CTL = Requests.CONTROLLER;
     static final String GC = JuneauConstants.GARBAGE_COLLECTOR_USERNAME;
     static final String NSC = JuneauConstants.NAMESPACE_CONTROLLER_USERNAME;
+    static final String KCM = JuneauConstants.KUBE_CONTROLLER_MANAGER_USERNAME;
 
     static final AdmissionEngine ENGINE = new AdmissionEngine(new AdmissionSettings(
             Set.of(CTL), List.of("10.96.0.0/12", "172.31.255.1")));
@@ -115,6 +116,14 @@ class AdmissionRulesTest {
         allow("2.1.5 allow inside a pool", SVC, () -> create(svc("a").ip("192.0.2.10").yaml()));
         allow("2.1.5 allow both addresses of a /31", SVC, () -> create(svc("a").ip("198.51.100.64").yaml()));
         allow("2.1.5 allow whitespace around the address", SVC, () -> create(svc("a").ip(" 198.51.100.65 ").yaml()));
+        allow("2.1.5 allow an empty requested IP: none", SVC, () -> create(svc("a").ip("").yaml()));
+        allow("2.1.5 allow a whitespace-only requested IP: none", SVC, () -> create(svc("a").ip("  \t").yaml()));
+        deny("2.1.5 deny a Node's InternalIP in an arp network", SVC, () -> create(svc("a").net("l2").ip("203.0.113.20").yaml()),
+                IP + "203.0.113.20 is the InternalIP of Node node-c; announcing it by ARP would take the address away from the node; request another address, or remove the annotation to get one allocated");
+        allowIn("2.1.5 allow a Node's InternalIP in a bgp network (no ARP)", SVC,
+                () -> Fixtures.view(pool("pool-a", "bgp", "192.0.2.0/24"), network("public", "bgp", "pool-a"),
+                        Manifests.node("odd", "192.0.2.77")),
+                () -> create(svc("a").ip("192.0.2.77").yaml()));
         // rule 6
         deny("2.1.6 deny the VIP of another ServiceLoadBalancer", SVC, () -> create(svc("a").ip("192.0.2.2").yaml()),
                 IP + "192.0.2.2 is already the VIP of ServiceLoadBalancer team-b/api; request a free address, or remove the annotation to get one allocated");
@@ -136,6 +145,8 @@ class AdmissionRulesTest {
         allow("2.1.8 allow pinning the allocated VIP", SVC, () -> update(svc("web").yaml(), svc("web").ip("192.0.2.1").yaml()));
         allow("2.1.8 allow removing the requested IP (the VIP stays)", SVC,
                 () -> update(svc("web").ip("192.0.2.1").yaml(), svc("web").yaml()));
+        allow("2.1.8 allow an empty requested IP once the VIP is allocated (it means none)", SVC,
+                () -> update(svc("web").yaml(), svc("web").ip(" ").yaml()));
         allow("2.1.8 allow changing the network before allocation", SVC,
                 () -> update(svc("fresh").yaml(), svc("fresh").net("l2").yaml()));
         // UPDATE that changes none of the admission fields
@@ -179,6 +190,24 @@ class AdmissionRulesTest {
         allow("2.2 allow DELETE by the garbage collector", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(GC));
         allow("2.2 allow DELETE by the namespace controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(NSC));
         allow("2.2 allow DELETE by the controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(CTL));
+        allow("2.2 allow DELETE by the controller manager (GC without its own credentials)", SLBS,
+                () -> Requests.slb("DELETE").oldObject(web).user(KCM));
+        allow("2.2 allow ARPAdvertisement DELETE by the controller manager", ARPS,
+                () -> Requests.arp("DELETE").oldObject(arp("slb-default-l2web", "l2", "203.0.113.10", "node-a", "")).user(KCM));
+        String webOrphaned = web.replaceFirst("  ownerReferences:\n  - \\{[^\n]*\n", "");
+        allow("2.2 allow the garbage collector to remove ownerReferences (orphaning)", SLBS,
+                () -> Requests.slb("UPDATE").oldObject(web).object(webOrphaned.replace("resourceVersion: \"300\"", "resourceVersion: \"301\"")).user(GC));
+        allow("2.2 allow the controller manager to orphan", SLBS,
+                () -> Requests.slb("UPDATE").oldObject(web).object(webOrphaned).user(KCM));
+        deny("2.2 deny orphaning by a user", SLBS, () -> Requests.slb("UPDATE").oldObject(web).object(webOrphaned), webDenied);
+        deny("2.2 deny orphaning by the namespace controller", SLBS,
+                () -> Requests.slb("UPDATE").oldObject(web).object(webOrphaned).user(NSC),
+                webDenied.replace("\"alice\"", "\"" + NSC + "\""));
+        deny("2.2 deny the garbage collector orphaning and changing the spec", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
+                .object(webOrphaned.replace("externalNetwork: public", "externalNetwork: l2")).user(GC),
+                webDenied.replace("\"alice\"", "\"" + GC + "\""));
+        deny("2.2 deny the garbage collector writing status", SLBS, () -> Requests.slb("UPDATE").subResource("status").oldObject(web)
+                .object(webOrphaned).user(GC), webDenied.replace("\"alice\"", "\"" + GC + "\""));
         deny("2.2 deny UPDATE by the garbage collector", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
                 .object(web.replace("generation: 1", "generation: 1\n  labels: {a: b}")).user(GC),
                 webDenied.replace("\"alice\"", "\"" + GC + "\""));

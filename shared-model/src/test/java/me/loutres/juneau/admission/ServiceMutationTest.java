@@ -33,10 +33,17 @@ class ServiceMutationTest {
                         "[{\"op\":\"replace\",\"path\":\"/metadata/annotations/juneau.loutres.me~1load-balancer-external-network\",\"value\":\"public\"},"
                                 + "{\"op\":\"replace\",\"path\":\"/metadata/annotations/juneau.loutres.me~1load-balancer-requested-ip\",\"value\":\"192.0.2.10\"}]",
                         List.of()),
-                Arguments.of("UPDATE trims but leaves the policy to validation", Requests.service("UPDATE").oldObject(svc("a").yaml())
-                                .object(svc("a").policy("Cluster").ip("192.0.2.10 ").yaml()),
-                        "[{\"op\":\"replace\",\"path\":\"/metadata/annotations/juneau.loutres.me~1load-balancer-requested-ip\",\"value\":\"192.0.2.10\"}]",
-                        List.of()),
+                Arguments.of("UPDATE with Cluster (a replace without the field) is set to Local with a warning, and trimmed",
+                        Requests.service("UPDATE").oldObject(svc("a").yaml()).object(svc("a").policy("Cluster").ip("192.0.2.10 ").yaml()),
+                        "[{\"op\":\"replace\",\"path\":\"/spec/externalTrafficPolicy\",\"value\":\"Local\"},"
+                                + "{\"op\":\"replace\",\"path\":\"/metadata/annotations/juneau.loutres.me~1load-balancer-requested-ip\",\"value\":\"192.0.2.10\"}]",
+                        List.of(WARNING)),
+                Arguments.of("UPDATE without a policy gets Local", Requests.service("UPDATE").oldObject(svc("a").yaml())
+                                .object(svc("a").policy(null).yaml()),
+                        "[{\"op\":\"add\",\"path\":\"/spec/externalTrafficPolicy\",\"value\":\"Local\"}]",
+                        List.of(WARNING.replace("it was Cluster, the API server's default when it is omitted", "it was not set"))),
+                Arguments.of("UPDATE with Local: no patch", Requests.service("UPDATE").oldObject(svc("a").policy("Cluster").yaml())
+                        .object(svc("a").yaml()), null, List.of()),
                 Arguments.of("nothing to change: no patch", Requests.service("CREATE").object(svc("a").yaml()), null, List.of()),
                 Arguments.of("unmanaged Services are never patched", Requests.service("CREATE")
                         .object(svc("a").type("ClusterIP").policy("Cluster").net(" x ").yaml()), null, List.of()),
