@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import me.loutres.juneau.allocation.AllocationConflict;
-import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.http.OpsServer;
@@ -30,8 +29,6 @@ import me.loutres.juneau.controller.reconcile.PendingServices;
 import me.loutres.juneau.controller.reconcile.PoolReconciler;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
-import me.loutres.juneau.ip.InvalidAddressException;
-import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.runtime.Backoff;
 import me.loutres.juneau.runtime.ControllerRuntime;
 import me.loutres.juneau.runtime.LostLeadershipException;
@@ -235,13 +232,9 @@ public final class JuneauController implements AutoCloseable {
                 AllocationBook book = new AllocationBook();
                 cache.pools().forEach(book::syncPool);
                 book.syncNodes(cache.nodes());
-                List<AllocationRecord> records = new ArrayList<>();
-                all.stream().sorted(Comparator.comparing((ServiceLoadBalancer s) ->
-                        String.valueOf(s.getMetadata().getCreationTimestamp())).thenComparing(ServiceKey::of))
-                        .forEach(s -> toRecord(s, records));
-                List<AllocationConflict> conflicts = book.restore(records);
+                List<AllocationConflict> conflicts = book.restore(all, cache.pools());
                 conflicts.forEach(c -> LOG.error("restoring allocations: {}", c));
-                LOG.info("restored {} allocations from {} ServiceLoadBalancers in {} ms ({})", records.size(),
+                LOG.info("restored {} allocations from {} ServiceLoadBalancers in {} ms ({})", book.records().size(),
                         all.size(), (System.nanoTime() - t0) / 1_000_000, term);
                 return new LeaderState(term, book, new PendingServices());
             } catch (KubernetesClientException e) {
@@ -264,19 +257,6 @@ public final class JuneauController implements AutoCloseable {
             next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
         } while (next != null && !next.isEmpty());
         return all;
-    }
-
-    private static void toRecord(ServiceLoadBalancer s, List<AllocationRecord> out) {
-        if (s.getStatus() == null || s.getStatus().getVip() == null) {
-            return;
-        }
-        try {
-            out.add(new AllocationRecord(ServiceKey.of(s).toString(), s.getStatus().getAddressPool(),
-                    Ipv4.parse(s.getStatus().getVip())));
-        } catch (InvalidAddressException e) {
-            LOG.error("ServiceLoadBalancer {} has status.vip \"{}\", not an IPv4 address; ignored", ServiceKey.of(s),
-                    s.getStatus().getVip());
-        }
     }
 
     /** A new term looks at everything once: every pool, every managed Service (oldest first), every SLB. */

@@ -48,6 +48,11 @@ final class MatchConditions {
 
     /** A Service as the API server hands it to CEL; null fields are absent. */
     static Map<String, Object> service(String type, String loadBalancerClass) {
+        return service(type, loadBalancerClass, null);
+    }
+
+    /** A Service with annotations (none when null). */
+    static Map<String, Object> service(String type, String loadBalancerClass, Map<String, String> annotations) {
         Map<String, Object> spec = new HashMap<>();
         if (type != null) {
             spec.put("type", type);
@@ -55,7 +60,10 @@ final class MatchConditions {
         if (loadBalancerClass != null) {
             spec.put("loadBalancerClass", loadBalancerClass);
         }
-        return Map.of("apiVersion", "v1", "kind", "Service", "metadata", Map.of("name", "web", "namespace", "default"),
-                "spec", spec);
+        Map<String, Object> metadata = new HashMap<>(Map.of("name", "web", "namespace", "default"));
+        if (annotations != null) {
+            metadata.put("annotations", annotations);
+        }
+        return Map.of("apiVersion", "v1", "kind", "Service", "metadata", metadata, "spec", spec);
     }
 }

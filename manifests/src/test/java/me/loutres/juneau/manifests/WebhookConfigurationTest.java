@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import me.loutres.juneau.admission.AdmissionEngine;
+import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.admission.Endpoint;
 import me.loutres.juneau.api.JuneauConstants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The webhook configurations call exactly the endpoints the webhook serves (AdmissionEngine.ENDPOINTS), per SPEC §6. */
+/** The webhook configurations call exactly the endpoints of the routing table (AdmissionRoutes.ALL), per SPEC §6. */
 class WebhookConfigurationTest {
     record Hook(String install, String configuration, boolean mutating, JsonNode webhook) {
         String name() {
@@ -63,10 +64,15 @@ class WebhookConfigurationTest {
                 JsonNode svc = install.get("Service", JuneauConstants.WEBHOOK_SERVICE_NAME);
                 assertThat(service.path("port").asInt(443)).isEqualTo(svc.path("spec").path("ports").get(0).path("port").asInt());
                 assertThat(h.webhook().path("clientConfig").has("url")).isFalse();
-                List<String> resources = new ArrayList<>();
-                h.webhook().path("rules").forEach(r -> resources.addAll(KustomizeRenderTest.texts(r.path("resources"))));
-                assertThat(resources).as("%s resources", h).contains(e.resource())
-                        .allSatisfy(r -> assertThat(r.split("/")[0]).isEqualTo(e.resource()));
+                assertThat(h.webhook().path("rules").size()).as("%s rules", h).isEqualTo(1);
+                JsonNode rule = h.webhook().path("rules").get(0);
+                assertThat(KustomizeRenderTest.texts(rule.path("resources"))).as("%s resources", h)
+                        .containsExactlyInAnyOrderElementsOf(e.resources());
+                assertThat(KustomizeRenderTest.texts(rule.path("apiGroups"))).as("%s apiGroups", h).containsExactly(e.group());
+                assertThat(KustomizeRenderTest.texts(rule.path("apiVersions"))).as("%s apiVersions", h).containsExactly(e.version());
+                assertThat(KustomizeRenderTest.texts(rule.path("operations"))).as("%s operations", h)
+                        .containsExactlyInAnyOrderElementsOf(e.operations());
+                assertThat(rule.path("scope").asText()).as("%s scope", h).isEqualTo(e.scope());
             }
         }
     }
@@ -118,31 +124,71 @@ class WebhookConfigurationTest {
         } else {
             assertThat(resources).containsExactly(resource);
         }
-        assertThat(h.webhook().has("matchConditions")).as("%s reviews every object of its kind", h).isFalse();
     }
 
+    /** Services that differ in exactly what the matchConditions look at. */
+    static List<Map<String, Object>> sampleServices() {
+        String cls = JuneauConstants.LOAD_BALANCER_CLASS;
+        Map<String, String> ours = Map.of(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "public");
+        Map<String, String> others = Map.of("example.com/" + JuneauConstants.GROUP, "x", "team", "blue");
+        List<Map<String, Object>> samples = new ArrayList<>();
+        for (String type : java.util.Arrays.asList("LoadBalancer", "ClusterIP", "NodePort", null)) {
+            for (String c : java.util.Arrays.asList(cls, "example.com/other", cls + "x", null)) {
+                for (Map<String, String> a : java.util.Arrays.asList(ours, others, Map.<String, String>of(), null)) {
+                    samples.add(MatchConditions.service(type, c, a));
+                }
+            }
+        }
+        return samples;
+    }
+
+    /**
+     * The matchConditions let through exactly what the routing table says (Endpoint.Reach, the Java the local API
+     * server's gate uses), checked with a real CEL engine over Services that differ in type, class and annotations.
+     */
     @ParameterizedTest
     @MethodSource("allHooks")
-    void onlyManagedServicesReachTheServiceWebhooks(Hook h) {
-        if (!h.name().startsWith("services.")) {
+    void matchConditionsLetThroughWhatTheRoutingTableSays(Hook h) {
+        Endpoint e = AdmissionRoutes.ALL.stream().filter(x -> x.webhookName().equals(h.name())).findFirst().orElseThrow();
+        JsonNode conditions = h.webhook().path("matchConditions");
+        if (e.reach() == Endpoint.Reach.EVERY_OBJECT) {
+            assertThat(h.webhook().has("matchConditions")).as("%s reviews every object of its kind", h).isFalse();
             return;
         }
-        JsonNode conditions = h.webhook().path("matchConditions");
         assertThat(conditions.size()).as("%s matchConditions", h).isEqualTo(1);
         String cel = conditions.get(0).path("expression").asText();
-        assertThat(cel).contains("object.spec.type == 'LoadBalancer'")
-                .contains("object.spec.loadBalancerClass == '" + JuneauConstants.LOAD_BALANCER_CLASS + "'")
-                // optional fields are tested with has() first, so an unmanaged Service never errors the condition
-                .contains("has(object.spec.loadBalancerClass) &&")
-                // object is null on DELETE: never dereference it there
-                .startsWith("request.operation != 'DELETE' && object != null &&");
+        // object is null on DELETE: never dereference it there; optional fields are tested with has() first
+        assertThat(cel).startsWith("request.operation != 'DELETE' && object != null &&");
         assertThat(cel.indexOf("has(object.spec.loadBalancerClass)")).isLessThan(cel.indexOf("object.spec.loadBalancerClass =="));
         assertThat(cel.indexOf("has(object.spec.type)")).isLessThan(cel.indexOf("object.spec.type =="));
-        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", JuneauConstants.LOAD_BALANCER_CLASS), "CREATE")).isTrue();
-        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", "example.com/other"), "CREATE")).isFalse();
-        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", null), "UPDATE")).isFalse();
-        assertThat(MatchConditions.evaluate(cel, MatchConditions.service("ClusterIP", JuneauConstants.LOAD_BALANCER_CLASS), "UPDATE")).isFalse();
-        assertThat(MatchConditions.evaluate(cel, MatchConditions.service(null, null), "CREATE")).isFalse();
+        int reached = 0;
+        for (Map<String, Object> svc : sampleServices()) {
+            for (String operation : List.of("CREATE", "UPDATE")) {
+                boolean expected = e.reach().test(MAPPER.valueToTree(svc));
+                assertThat(MatchConditions.evaluate(cel, svc, operation)).as("%s on %s %s", h, operation, svc).isEqualTo(expected);
+                reached += expected ? 1 : 0;
+            }
+        }
+        assertThat(reached).as("some samples reach %s", h).isPositive();
         assertThat(MatchConditions.evaluate(cel, null, "DELETE")).isFalse();
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    @Test
+    void theValidatingServiceWebhookSeesUnmanagedServicesWithJuneauAnnotationsAndTheMutatingOneDoesNot() {
+        Map<String, Object> noClass = MatchConditions.service("LoadBalancer", null,
+                Map.of(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "public"));
+        for (Install install : Install.both()) {
+            for (Hook h : hooks(install)) {
+                if (!h.name().startsWith("services.")) {
+                    continue;
+                }
+                String cel = h.webhook().path("matchConditions").get(0).path("expression").asText();
+                assertThat(MatchConditions.evaluate(cel, noClass, "CREATE")).as("%s", h).isEqualTo(!h.mutating());
+                assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", JuneauConstants.LOAD_BALANCER_CLASS), "CREATE")).isTrue();
+                assertThat(MatchConditions.evaluate(cel, MatchConditions.service("LoadBalancer", "example.com/other"), "UPDATE")).isFalse();
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.NodeInternalIps;
 
 /** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules implements KindRules {
@@ -168,7 +169,7 @@ final class AddressPoolRules implements KindRules {
         if (added.isEmpty()) {
             return;
         }
-        Map<Long, String> nodeIps = Texts.nodeInternalIps(view.nodes());
+        Map<Long, String> nodeIps = NodeInternalIps.byAddress(view.nodes());
         added.forEach((i, e) -> {
             List<String> hits = new ArrayList<>();
             nodeIps.forEach((ip, node) -> {

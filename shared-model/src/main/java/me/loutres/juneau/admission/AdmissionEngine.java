@@ -7,11 +7,10 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.UnreadableObjectException;
@@ -25,60 +24,43 @@ public final class AdmissionEngine {
     public static final int DENIAL_CODE = 403;
     public static final String DENIAL_REASON = "Forbidden";
 
-    /** The six paths of SPEC §2.7, mutation of Services first (the API server runs mutation before validation). */
-    public static final List<Endpoint> ENDPOINTS = List.of(
-            new Endpoint("/mutate/services", JuneauConstants.WEBHOOK_SERVICES_MUTATE, true, "services"),
-            new Endpoint("/validate/services", JuneauConstants.WEBHOOK_SERVICES_VALIDATE, false, "services"),
-            validating(JuneauConstants.PLURAL_ADDRESS_POOLS),
-            validating(JuneauConstants.PLURAL_EXTERNAL_NETWORKS),
-            validating(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS),
-            validating(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS));
-
-    /** resource -> [group, kind] */
-    private static final Map<String, String[]> RESOURCES = Map.of(
-            "services", new String[] {"", "Service"},
-            JuneauConstants.PLURAL_ADDRESS_POOLS, new String[] {JuneauConstants.GROUP, JuneauConstants.KIND_ADDRESS_POOL},
-            JuneauConstants.PLURAL_EXTERNAL_NETWORKS, new String[] {JuneauConstants.GROUP, JuneauConstants.KIND_EXTERNAL_NETWORK},
-            JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, new String[] {JuneauConstants.GROUP, JuneauConstants.KIND_SERVICE_LOAD_BALANCER},
-            JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, new String[] {JuneauConstants.GROUP, JuneauConstants.KIND_ARP_ADVERTISEMENT});
+    /** The routing table, {@link AdmissionRoutes#ALL}. */
+    public static final List<Endpoint> ENDPOINTS = AdmissionRoutes.ALL;
 
     private final AdmissionSettings settings;
-    private final Map<String, KindRules> rulesByPath = new LinkedHashMap<>();
+    private final Map<Endpoint.Rules, KindRules> rules = new EnumMap<>(Endpoint.Rules.class);
 
     public AdmissionEngine(AdmissionSettings settings) {
         this.settings = settings == null ? AdmissionSettings.defaults() : settings;
-        rulesByPath.put("/mutate/services", new ServiceMutation());
-        rulesByPath.put("/validate/services", new ServiceRules());
-        rulesByPath.put("/validate/addresspools", new AddressPoolRules(this.settings));
-        rulesByPath.put("/validate/externalnetworks", new ExternalNetworkRules());
-        rulesByPath.put("/validate/serviceloadbalancers", ControllerOnlyRules.serviceLoadBalancers(this.settings));
-        rulesByPath.put("/validate/arpadvertisements", ControllerOnlyRules.arpAdvertisements(this.settings,
-                new ArpAdvertisementRules()));
-    }
-
-    private static Endpoint validating(String plural) {
-        return new Endpoint("/validate/" + plural, JuneauConstants.validateWebhookName(plural), false, plural);
+        for (Endpoint.Rules r : Endpoint.Rules.values()) {
+            rules.put(r, switch (r) {
+                case SERVICE_MUTATION -> new ServiceMutation();
+                case SERVICE_VALIDATION -> new ServiceRules();
+                case ADDRESS_POOLS -> new AddressPoolRules(this.settings);
+                case EXTERNAL_NETWORKS -> new ExternalNetworkRules();
+                case SERVICE_LOAD_BALANCERS -> ControllerOnlyRules.serviceLoadBalancers(this.settings);
+                case ARP_ADVERTISEMENTS -> ControllerOnlyRules.arpAdvertisements(this.settings, new ArpAdvertisementRules());
+            });
+        }
     }
 
     public AdmissionSettings settings() {
         return settings;
     }
 
-    /** The endpoint served at a path. */
+    /** {@link AdmissionRoutes#byPath}. */
     public static Optional<Endpoint> endpoint(String path) {
-        return ENDPOINTS.stream().filter(e -> e.path().equals(path)).findFirst();
+        return AdmissionRoutes.byPath(path);
     }
 
-    /** The endpoints that review a resource (plural), mutating first, in the order the API server calls them. */
+    /** {@link AdmissionRoutes#forResource}. */
     public static List<Endpoint> endpointsFor(String resource) {
-        return ENDPOINTS.stream().filter(e -> e.resource().equals(resource)).toList();
+        return AdmissionRoutes.forResource(resource);
     }
 
-    /** The plural resource of a kind we review ({@code Service} -> {@code services}), for group "" or ours. */
+    /** {@link AdmissionRoutes#resourceOf}. */
     public static Optional<String> resourceOf(String group, String kind) {
-        return RESOURCES.entrySet().stream()
-                .filter(e -> e.getValue()[0].equals(group) && e.getValue()[1].equals(kind))
-                .map(Map.Entry::getKey).findFirst();
+        return AdmissionRoutes.resourceOf(group, kind);
     }
 
     /**
@@ -101,7 +83,7 @@ public final class AdmissionEngine {
         try {
             Review review = Review.of(request);
             String mismatch = mismatch(endpoint, request, review);
-            verdict = mismatch != null ? Verdict.deny(mismatch) : rulesByPath.get(endpoint.path()).review(review, view);
+            verdict = mismatch != null ? Verdict.deny(mismatch) : rules.get(endpoint.rules()).review(review, view);
         } catch (UnreadableObjectException e) {
             verdict = Verdict.deny(e.getMessage());
         } catch (RuntimeException e) {
@@ -138,19 +120,18 @@ public final class AdmissionEngine {
 
     /** A request for another resource than the endpoint's is a denial naming both (a webhook configuration error). */
     private static String mismatch(Endpoint endpoint, AdmissionRequest request, Review review) {
-        String[] expected = RESOURCES.get(endpoint.resource());
-        String expectedText = endpoint.resource() + (expected[0].isEmpty() ? "" : "." + expected[0]) + " (kind "
-                + expected[1] + ")";
+        String expectedText = endpoint.resource() + (endpoint.group().isEmpty() ? "" : "." + endpoint.group())
+                + " (kind " + endpoint.kind() + ")";
         GroupVersionResource gvr = request.getResource();
         if (gvr != null && gvr.getResource() != null
-                && (!endpoint.resource().equals(gvr.getResource()) || !expected[0].equals(nz(gvr.getGroup())))) {
+                && (!endpoint.resource().equals(gvr.getResource()) || !endpoint.group().equals(nz(gvr.getGroup())))) {
             return endpoint.path() + " reviews " + expectedText + " only, but the request is for "
                     + gvr.getResource() + (nz(gvr.getGroup()).isEmpty() ? "" : "." + gvr.getGroup())
                     + "; check the webhook configuration's rules";
         }
         GroupVersionKind gvk = request.getKind();
         if (gvk != null && gvk.getKind() != null
-                && (!expected[1].equals(gvk.getKind()) || !expected[0].equals(nz(gvk.getGroup())))) {
+                && (!endpoint.kind().equals(gvk.getKind()) || !endpoint.group().equals(nz(gvk.getGroup())))) {
             return endpoint.path() + " reviews " + expectedText + " only, but the request is for kind "
                     + gvk.getKind() + (nz(gvk.getGroup()).isEmpty() ? "" : "." + gvk.getGroup())
                     + "; check the webhook configuration's rules";
@@ -161,7 +142,7 @@ public final class AdmissionEngine {
             }
             String kind = o.get("kind").asText();
             String group = KubeObjects.group(o.path("apiVersion").asText(""));
-            if (!expected[1].equals(kind) || (o.hasNonNull("apiVersion") && !expected[0].equals(group))) {
+            if (!endpoint.kind().equals(kind) || (o.hasNonNull("apiVersion") && !endpoint.group().equals(group))) {
                 return endpoint.path() + " reviews " + expectedText + " only, but the object is of kind " + kind
                         + (group.isEmpty() ? "" : "." + group);
             }

@@ -14,6 +14,7 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.NodeInternalIps;
 import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §2.3: what an ARPAdvertisement may say, checked for the controller's own writes too. */
@@ -118,7 +119,7 @@ final class ArpAdvertisementRules implements KindRules {
     }
 
     private static void checkNotNodeAddress(long address, ClusterView view, Verdict verdict) {
-        Map<Long, String> nodeIps = Texts.nodeInternalIps(view.nodes());
+        Map<Long, String> nodeIps = NodeInternalIps.byAddress(view.nodes());
         String node = nodeIps.get(address);
         if (node != null) {
             verdict.problem("spec.address: " + Ipv4.format(address) + " is the InternalIP of Node " + node

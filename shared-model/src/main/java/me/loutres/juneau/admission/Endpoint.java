@@ -1,12 +1,89 @@
 package me.loutres.juneau.admission;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
 /**
- * One webhook endpoint (SPEC §2.7).
+ * One row of the admission routing table ({@link AdmissionRoutes#ALL}, SPEC §2, §2.7, §6): which requests go to which
+ * HTTP path under which webhook name, and which rules answer them. The engine, the webhook's servlet paths, the local
+ * API server's admission gate and the manifests test are all read from it.
  *
  * @param path        the HTTP path, e.g. {@code /validate/services}
  * @param webhookName the name in the webhook configuration, printed by kubectl on denial
- * @param mutating    true for the one mutating endpoint
+ * @param mutating    true for the one mutating endpoint (MutatingWebhookConfiguration)
+ * @param group       the API group of the reviewed kind ("" for the core group)
+ * @param version     its version
+ * @param kind        the reviewed kind, e.g. {@code Service}
  * @param resource    the plural resource it reviews, e.g. {@code services}
+ * @param operations  the operations sent to it
+ * @param status      true when writes of the {@code status} subresource are reviewed too
+ * @param scope       {@code Namespaced} or {@code Cluster}
+ * @param reach       which objects the webhook configuration's matchConditions let through
+ * @param rules       the rules that answer
  */
-public record Endpoint(String path, String webhookName, boolean mutating, String resource) {
+public record Endpoint(String path, String webhookName, boolean mutating, String group, String version, String kind,
+                       String resource, List<String> operations, boolean status, String scope, Reach reach,
+                       Rules rules) {
+
+    public Endpoint {
+        operations = List.copyOf(operations);
+    }
+
+    /** The rule sets of the engine, one per endpoint. */
+    public enum Rules {
+        SERVICE_MUTATION, SERVICE_VALIDATION, ADDRESS_POOLS, EXTERNAL_NETWORKS, SERVICE_LOAD_BALANCERS,
+        ARP_ADVERTISEMENTS
+    }
+
+    /** What the webhook configuration's {@code matchConditions} let reach the endpoint (SPEC §6). */
+    public enum Reach {
+        /** no matchConditions: every object of the kind */
+        EVERY_OBJECT,
+        /** managed Services only (SPEC §1) */
+        MANAGED_SERVICES,
+        /** managed Services, and Services with a {@code juneau.loutres.me/} annotation (they are warned) */
+        MANAGED_OR_ANNOTATED_SERVICES;
+
+        /**
+         * The matchCondition as Java, over the object as the API server hands it to CEL ({@code null} on DELETE,
+         * when the Service webhooks are not called).
+         */
+        public boolean test(JsonNode object) {
+            if (this == EVERY_OBJECT) {
+                return true;
+            }
+            if (object == null || object.isNull()) {
+                return false;
+            }
+            JsonNode spec = object.path("spec");
+            boolean managed = "LoadBalancer".equals(spec.path("type").asText(null))
+                    && me.loutres.juneau.api.JuneauConstants.LOAD_BALANCER_CLASS.equals(
+                    spec.path("loadBalancerClass").asText(null));
+            if (managed || this == MANAGED_SERVICES) {
+                return managed;
+            }
+            JsonNode annotations = object.path("metadata").path("annotations");
+            for (var it = annotations.fieldNames(); it.hasNext(); ) {
+                if (it.next().startsWith(me.loutres.juneau.api.JuneauConstants.GROUP + "/")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The resources of the webhook rule: the resource, and its status subresource when reviewed. */
+    public List<String> resources() {
+        return status ? List.of(resource, resource + "/status") : List.of(resource);
+    }
+
+    /**
+     * True when the API server sends this request here: the group, resource, subresource ("" or null for the main
+     * resource) and operation match the webhook rule. The matchConditions are {@link Reach#test}, on the object.
+     */
+    public boolean reviews(String requestGroup, String requestResource, String subresource, String operation) {
+        boolean sub = subresource == null || subresource.isEmpty() || (status && "status".equals(subresource));
+        return group.equals(requestGroup == null ? "" : requestGroup) && resource.equals(requestResource) && sub
+                && operations.contains(operation);
+    }
 }

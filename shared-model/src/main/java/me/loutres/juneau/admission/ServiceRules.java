@@ -17,6 +17,7 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.NodeInternalIps;
 import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §2.1: the validating webhook of managed Services (CREATE, UPDATE). */
@@ -35,6 +36,7 @@ final class ServiceRules implements KindRules {
         }
         Service service = KubeObjects.read(review.object(), Service.class, "Service");
         if (!isManaged(service)) {
+            unmanagedWithOurAnnotations(service).ifPresent(verdict::warn);
             return verdict;
         }
         ServiceSpec spec = service.getSpec();
@@ -79,6 +81,35 @@ final class ServiceRules implements KindRules {
             checkFixedVip(old, service, namespace, name, view, verdict);
         }
         return verdict;
+    }
+
+    /**
+     * A Service that carries {@code juneau.loutres.me/*} annotations but is not managed was most likely meant to be
+     * (a missing or misspelled class, or another type): it is allowed untouched, with a warning saying why Juneau
+     * ignores it, so it does not sit in {@code <pending>} without a word (SPEC §1, issue "unmanaged but meant to be").
+     */
+    static Optional<String> unmanagedWithOurAnnotations(Service s) {
+        Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();
+        List<String> ours = a == null ? List.of() : a.keySet().stream()
+                .filter(k -> k.startsWith(JuneauConstants.GROUP + "/")).sorted().toList();
+        if (ours.isEmpty()) {
+            return Optional.empty();
+        }
+        ServiceSpec spec = s.getSpec();
+        String type = spec == null ? null : spec.getType();
+        String lbClass = spec == null ? null : spec.getLoadBalancerClass();
+        String why;
+        if (!"LoadBalancer".equals(type)) {
+            why = "spec.type is " + (type == null ? "not set (ClusterIP)" : Texts.quote(type));
+        } else if (lbClass == null || lbClass.isEmpty()) {
+            why = "spec.loadBalancerClass is not set";
+        } else {
+            why = "spec.loadBalancerClass is " + Texts.quote(lbClass);
+        }
+        return Optional.of("Juneau ignores this Service although it has annotation" + (ours.size() == 1 ? " " : "s ")
+                + String.join(", ", ours) + ": " + why + "; Juneau serves only Services with spec.type: LoadBalancer and "
+                + "spec.loadBalancerClass: " + JuneauConstants.LOAD_BALANCER_CLASS
+                + " (the class can be set only when the Service is created or becomes a LoadBalancer)");
     }
 
     /** Rule 1, after mutation. */
@@ -194,7 +225,7 @@ final class ServiceRules implements KindRules {
         if (net.getSpec() == null || !JuneauConstants.MODE_ARP.equals(net.getSpec().getType())) {
             return;
         }
-        String node = Texts.nodeInternalIps(view.nodes()).get(ip);
+        String node = NodeInternalIps.byAddress(view.nodes()).get(ip);
         if (node != null) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is the InternalIP of Node " + node
                     + "; announcing it by ARP would take the address away from the node; request another address, "

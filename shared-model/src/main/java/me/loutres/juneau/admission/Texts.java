@@ -1,14 +1,9 @@
 package me.loutres.juneau.admission;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 import me.loutres.juneau.api.JuneauConstants;
-import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.view.KubeObjects;
 
 /** Message pieces shared by the rules, so every denial reads the same way: field, bad value, what is accepted. */
@@ -57,22 +52,6 @@ final class Texts {
 
     static final String DNS1123_ACCEPTED = "expected a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', "
             + "starting and ending with a letter or digit, at most 253 characters)";
-
-    /** IPv4 InternalIPs of the nodes, address -> node name (first node wins), in node order. */
-    static Map<Long, String> nodeInternalIps(Collection<Node> nodes) {
-        Map<Long, String> out = new LinkedHashMap<>();
-        for (Node node : nodes) {
-            if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
-                continue;
-            }
-            for (NodeAddress a : node.getStatus().getAddresses()) {
-                if ("InternalIP".equals(a.getType()) && a.getAddress() != null && Ipv4.isValid(a.getAddress())) {
-                    out.putIfAbsent(Ipv4.parse(a.getAddress()), node.getMetadata().getName());
-                }
-            }
-        }
-        return out;
-    }
 
     static String trimmed(String s) {
         return s == null ? null : s.trim();

@@ -162,7 +162,27 @@ class AdmissionRulesTest {
         allow("2.1 being deleted skips cross-object checks", SVC,
                 () -> update(svc("bye").net("gone").deleting().yaml(), svc("bye").net("gone").port("UDP").deleting().yaml()));
         // not managed: never checked
-        allow("2.1 unmanaged type", SVC, () -> create(svc("a").type("ClusterIP").policy("Cluster").net("Bad_Name").yaml()));
+        String ignored = "Juneau ignores this Service although it has annotation juneau.loutres.me/load-balancer-external-network: ";
+        String serves = "; Juneau serves only Services with spec.type: LoadBalancer and spec.loadBalancerClass: juneau.loutres.me/load-balancer"
+                + " (the class can be set only when the Service is created or becomes a LoadBalancer)";
+        allowWarn("2.1 unmanaged type with a Juneau annotation: allowed with a warning", SVC,
+                () -> create(svc("a").type("ClusterIP").policy("Cluster").net("Bad_Name").yaml()),
+                ignored + "spec.type is \"ClusterIP\"" + serves);
+        allowWarn("2.1 no class but Juneau annotations: allowed with a warning naming them all", SVC,
+                () -> create(svc("a").lbClass(null).policy("Cluster").ip("192.0.2.9").yaml()),
+                ignored.replace("annotation juneau.loutres.me/load-balancer-external-network",
+                        "annotations juneau.loutres.me/load-balancer-external-network, juneau.loutres.me/load-balancer-requested-ip")
+                        + "spec.loadBalancerClass is not set" + serves);
+        allowWarn("2.1 a misspelled class with a Juneau annotation: allowed with a warning", SVC,
+                () -> create(svc("a").lbClass("juneau.loutres.me/loadbalancer").yaml()),
+                ignored + "spec.loadBalancerClass is \"juneau.loutres.me/loadbalancer\"" + serves);
+        allowWarn("2.1 the warning on UPDATE too", SVC,
+                () -> update(svc("a").lbClass(null).yaml(), svc("a").lbClass(null).annotation("team", "x").yaml()),
+                ignored + "spec.loadBalancerClass is not set" + serves);
+        allow("2.1 unmanaged without Juneau annotations: no warning", SVC,
+                () -> create(svc("a").type("ClusterIP").net(null).annotation("example.com/juneau.loutres.me", "x").yaml()));
+        allow("2.6 unmanaged with Juneau annotations: the mutation neither patches nor warns", MUT,
+                () -> create(svc("a").lbClass(null).policy("Cluster").net(" public ").yaml()));
         allow("2.1 other load balancer class", SVC, () -> create(svc("a").lbClass("example.com/lb").policy("Cluster").net(null).yaml()));
         // warning for loadBalancerIP
         allowWarn("2.1 loadBalancerIP warns", SVC, () -> create(svc("a").lbIp("192.0.2.9").yaml()),
@@ -409,7 +429,7 @@ class AdmissionRulesTest {
         }
         if (c.warning() != null) {
             assertThat(response.getWarnings()).containsExactly(c.warning());
-        } else if (!c.path().equals(MUT)) {
+        } else {
             assertThat(response.getWarnings()).isNullOrEmpty();
         }
         assertThat(response.getPatch()).isNull();

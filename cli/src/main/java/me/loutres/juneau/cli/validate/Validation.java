@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import me.loutres.juneau.admission.AdmissionEngine;
+import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.admission.Endpoint;
 import me.loutres.juneau.admission.JsonPatch;
 import me.loutres.juneau.api.JuneauConstants;
@@ -71,7 +72,7 @@ public final class Validation {
     Outcome review(ManifestObject o) {
         String groupKind = o.group() + "/" + o.kind();
         boolean ours = JuneauConstants.GROUP.equals(o.group());
-        Optional<String> resource = AdmissionEngine.resourceOf(o.group(), o.kind());
+        Optional<String> resource = AdmissionRoutes.resourceOf(o.group(), o.kind());
         String version = o.apiVersion().substring(o.apiVersion().indexOf('/') + 1);
         if (ours && (resource.isEmpty() || !JuneauConstants.VERSION.equals(version))) {
             return new Outcome(o, "CREATE", false, true, Outcome.NOT_FOUND, null, "no matches for kind \"" + o.kind() + "\" in version \""
@@ -96,7 +97,10 @@ public final class Validation {
         }
         List<String> warnings = new ArrayList<>();
         JsonNode current = object;
-        for (Endpoint endpoint : AdmissionEngine.endpointsFor(resource.get())) {
+        for (Endpoint endpoint : AdmissionRoutes.forResource(resource.get())) {
+            if (!endpoint.reach().test(current)) {
+                continue; // the webhook configuration's matchConditions keep this object away from the endpoint
+            }
             AdmissionRequest request = request(endpoint, operation, o, namespace, current, old);
             AdmissionResponse response = call.review(endpoint, request, view);
             if (response.getWarnings() != null) {

@@ -1,26 +1,18 @@
 package me.loutres.juneau.cli.validate;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Service;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
-import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
-import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.status.Messages;
 import me.loutres.juneau.view.ClusterView;
 
@@ -74,48 +66,16 @@ final class VipSimulation {
                 null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
     }
 
+    /** The controller's feed: pools (a bad entry offers nothing), node addresses, records oldest first. */
     private void syncPools(ClusterView view) {
         for (AddressPool pool : view.addressPools()) {
-            if (pool.getSpec() == null) {
-                continue;
-            }
-            List<PoolEntry> entries = new ArrayList<>();
-            for (String text : pool.getSpec().getAddresses() == null ? List.<String>of() : pool.getSpec().getAddresses()) {
-                try {
-                    entries.add(PoolEntry.parse(pool.getSpec().getAdvertiseMode(), text));
-                } catch (InvalidAddressException e) {
-                    // an entry the pool's webhook refused offers no address, as in the controller
-                }
-            }
-            allocator.upsertPool(pool.getMetadata().getName(), pool.getSpec().getAdvertiseMode(), entries);
+            AllocatorFeed.pool(pool).into(allocator);
         }
-        Set<Long> nodeIps = new HashSet<>();
-        for (Node node : view.nodes()) {
-            if (node.getStatus() != null && node.getStatus().getAddresses() != null) {
-                for (NodeAddress a : node.getStatus().getAddresses()) {
-                    if ("InternalIP".equals(a.getType()) && Ipv4.isValid(a.getAddress())) {
-                        nodeIps.add(Ipv4.parse(a.getAddress()));
-                    }
-                }
-            }
-        }
-        allocator.setExcludedAddresses(nodeIps);
+        allocator.setExcludedAddresses(AllocatorFeed.nodeAddresses(view.nodes()));
     }
 
-    /** The allocation records of truth: status.vip + status.addressPool, oldest ServiceLoadBalancer first. */
     static List<AllocationRecord> records(ClusterView view) {
-        List<ServiceLoadBalancer> slbs = new ArrayList<>(view.serviceLoadBalancers());
-        slbs.sort(Comparator.comparing((ServiceLoadBalancer s) -> s.getMetadata().getCreationTimestamp() == null ? ""
-                : s.getMetadata().getCreationTimestamp()).thenComparing(s -> s.getMetadata().getNamespace() + "/" + s.getMetadata().getName()));
-        List<AllocationRecord> records = new ArrayList<>();
-        for (ServiceLoadBalancer slb : slbs) {
-            if (slb.getStatus() == null || slb.getStatus().getVip() == null || !Ipv4.isValid(slb.getStatus().getVip())) {
-                continue;
-            }
-            records.add(new AllocationRecord(slb.getMetadata().getNamespace() + "/" + slb.getMetadata().getName(),
-                    slb.getStatus().getAddressPool(), Ipv4.parse(slb.getStatus().getVip())));
-        }
-        return records;
+        return AllocatorFeed.records(view.serviceLoadBalancers(), view.addressPools()).records();
     }
 
     private static String trim(String s) {

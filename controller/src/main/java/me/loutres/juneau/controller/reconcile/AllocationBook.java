@@ -1,9 +1,7 @@
 package me.loutres.juneau.controller.reconcile;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,11 +12,10 @@ import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.ip.InvalidAddressException;
-import me.loutres.juneau.ip.Ipv4;
-import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +31,10 @@ public final class AllocationBook {
     private final Map<String, List<String>> synced = new ConcurrentHashMap<>();
     private volatile Set<Long> nodeAddresses = Set.of();
 
-    /** Brings the allocator's view of the pool up to date; a pool with an invalid entry is left out. */
+    /**
+     * Brings the allocator's view of the pool up to date, through the shared feed: an entry that does not parse
+     * offers no address (and is logged), the pool's other entries stay in use.
+     */
     public void syncPool(AddressPool pool) {
         String name = pool.getMetadata().getName();
         String mode = pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
@@ -50,15 +50,11 @@ public final class AllocationBook {
             if (signature.equals(synced.get(name))) {
                 return;
             }
-            try {
-                allocator.upsertPool(name, mode, PoolEntry.parseAll(mode, entries));
-                synced.put(name, List.copyOf(signature));
-            } catch (InvalidAddressException e) {
-                // admission refuses such pools; one written around it is reported by the Services that use it
-                LOG.warn("AddressPool {} is not used: {}", name, e.getMessage());
-                allocator.removePool(name);
-                synced.remove(name);
-            }
+            AllocatorFeed.PoolFeed feed = AllocatorFeed.pool(pool);
+            // admission refuses such entries; one written around it is reported here, once per change of the pool
+            feed.problems().forEach(p -> LOG.warn("{}", p));
+            feed.into(allocator);
+            synced.put(name, List.copyOf(signature));
         }
     }
 
@@ -73,29 +69,25 @@ public final class AllocationBook {
 
     /** Node InternalIPs are never handed out from arp pools; true when the set changed. */
     public boolean syncNodes(Collection<Node> nodes) {
-        Set<Long> addrs = new HashSet<>();
-        for (Node n : nodes) {
-            if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
-                continue;
-            }
-            for (NodeAddress a : n.getStatus().getAddresses()) {
-                if ("InternalIP".equals(a.getType()) && a.getAddress() != null) {
-                    try {
-                        addrs.add(Ipv4.parse(a.getAddress().trim()));
-                    } catch (InvalidAddressException e) {
-                        // an IPv6 InternalIP cannot collide with an IPv4 VIP
-                    }
-                }
-            }
-        }
+        Set<Long> addrs = AllocatorFeed.nodeAddresses(nodes);
         if (addrs.equals(nodeAddresses)) {
             return false;
         }
         synchronized (this) {
-            nodeAddresses = Set.copyOf(addrs);
+            nodeAddresses = addrs;
             allocator.setExcludedAddresses(addrs);
         }
         return true;
+    }
+
+    /**
+     * Restores the records of truth from the ServiceLoadBalancers through the shared feed (oldest first; a VIP
+     * without a pool stays reserved); the statuses that cannot be restored are logged.
+     */
+    public List<AllocationConflict> restore(Collection<ServiceLoadBalancer> slbs, Collection<AddressPool> pools) {
+        AllocatorFeed.Records records = AllocatorFeed.records(slbs, pools);
+        records.problems().forEach(p -> LOG.warn("{}", p));
+        return restore(records.records());
     }
 
     public List<AllocationConflict> restore(List<AllocationRecord> records) {
