@@ -13,6 +13,8 @@ public final class JuneauConstants {
 
     public static final String LABEL_SERVICE_NAMESPACE = GROUP + "/service-namespace";
     public static final String LABEL_SERVICE_NAME = GROUP + "/service-name";
+    /** On every ARPAdvertisement, equal to {@code spec.nodeName}: each node agent watches only its own (SPEC §1.4). */
+    public static final String LABEL_NODE = GROUP + "/node";
     /** ARPAdvertisement name prefix; the full name is {@code slb-<namespace>-<name>}. */
     public static final String ARP_ADVERTISEMENT_PREFIX = "slb-";
 
@@ -83,6 +85,10 @@ public final class JuneauConstants {
      * Service's advertisement ({@code a-b}/{@code c} vs {@code a}/{@code b-c}, SPEC §1.4); never overwritten.
      */
     public static final String REASON_ARP_ADVERTISEMENT_CONFLICT = "ARPAdvertisementNameConflict";
+    /** Condition reason and Warning event: the API server refused a controller write (SPEC §3.8). */
+    public static final String REASON_WRITE_DENIED = "WriteDenied";
+    /** Warning event: a ServiceLoadBalancer status the controller cannot read is left alone (SPEC §3.8). */
+    public static final String EVENT_MALFORMED_STATUS = "MalformedStatus";
 
     private JuneauConstants() {
     }

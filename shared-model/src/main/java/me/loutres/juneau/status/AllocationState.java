@@ -1,6 +1,7 @@
 package me.loutres.juneau.status;
 
 import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.ip.Ipv4;
@@ -20,6 +21,13 @@ public sealed interface AllocationState {
     record Failed(String reason, String message) implements AllocationState {
     }
 
+    /**
+     * Holds {@code vip} from {@code pool}, but the network cannot work any more (reason
+     * {@code ExternalNetworkUnavailable}): the record of truth is kept and the phase is Error until it is fixed.
+     */
+    record KeptUnusable(String vip, String pool, String reason, String message) implements AllocationState {
+    }
+
     /** The state an allocator decision means, with the message a person needs. */
     static AllocationState of(AllocationResult result, String network) {
         if (result instanceof AllocationResult.Allocated a) {
@@ -27,6 +35,11 @@ public sealed interface AllocationState {
         }
         if (result instanceof AllocationResult.Exhausted e) {
             return new Pending(JuneauConstants.REASON_POOL_EXHAUSTED, Messages.exhausted(network, e.pools()));
+        }
+        if (result instanceof AllocationResult.RequestedInUse u && Allocator.NODE_ADDRESS_HOLDER.equals(u.holder())) {
+            // no release will ever free it: a configuration mistake, not a wait (SPEC §2.1 rule 5)
+            return new Failed(JuneauConstants.REASON_INVALID_CONFIG,
+                    Messages.requestedInUse(Ipv4.format(u.address()), u.holder()));
         }
         if (result instanceof AllocationResult.RequestedInUse u) {
             return new Pending(JuneauConstants.REASON_REQUESTED_IP_IN_USE,

@@ -73,6 +73,23 @@ public final class Messages {
                 + "nodes with a local ready backend announce the VIP)";
     }
 
+    /** Available=False: the nodes with ready backends are all dead by their agents' Leases (SPEC §3.7). */
+    public static String onlyDeadNodes(String vip, List<String> dead) {
+        return "VIP " + vip + " is not answered: every node with a ready backend is dead by its agent's Lease ("
+                + String.join(", ", dead) + "); check those nodes and their juneau-agent pods, or move the backends";
+    }
+
+    /** Allocated=False with the VIP kept: the network broke after allocation. */
+    public static String keptUnusable(String vip, String why) {
+        return "VIP " + vip + " is kept, but " + why;
+    }
+
+    /** Available=False: the API server refused a write the controller needs. */
+    public static String writeDenied(String what, String serverMessage) {
+        return "the API server refused to " + what + ": " + serverMessage
+                + "; the controller retries with backoff (up to every 5 minutes) until the cause is fixed";
+    }
+
     /** Available=False without a VIP. */
     public static String notAllocated(String allocationMessage) {
         return "no VIP allocated: " + allocationMessage;

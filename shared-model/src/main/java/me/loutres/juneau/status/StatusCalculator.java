@@ -37,23 +37,41 @@ public final class StatusCalculator {
         Condition allocated;
         Condition available;
         AllocationState a = in.allocation();
-        if (a instanceof AllocationState.Allocated ok) {
+        StatusInput.Problem problem = in.availableProblem();
+        if (a instanceof AllocationState.Allocated || a instanceof AllocationState.KeptUnusable) {
+            String vip = a instanceof AllocationState.Allocated ok ? ok.vip() : ((AllocationState.KeptUnusable) a).vip();
+            String pool = a instanceof AllocationState.Allocated ok ? ok.pool()
+                    : ((AllocationState.KeptUnusable) a).pool();
             boolean arp = JuneauConstants.MODE_ARP.equals(in.networkType());
-            String arpNode = arp ? in.arpAnnouncingNode() : null;
+            String arpNode = arp && problem == null ? in.arpAnnouncingNode() : null;
             boolean hasNodes = !b.advertisingNodes().isEmpty();
-            boolean advertised = hasNodes && (!arp || arpNode != null);
-            s.setVip(ok.vip());
-            s.setAddressPool(ok.pool());
+            boolean advertised = hasNodes && (!arp || arpNode != null) && problem == null;
+            s.setVip(vip);
+            s.setAddressPool(pool);
             s.setArpAnnouncingNode(arpNode);
-            s.setPhase(advertised ? JuneauConstants.PHASE_READY
-                    : wasAdvertised(previousOrNull) ? JuneauConstants.PHASE_DEGRADED : JuneauConstants.PHASE_ALLOCATED);
-            allocated = condition(JuneauConstants.CONDITION_ALLOCATED, true, JuneauConstants.REASON_ALLOCATED,
-                    Messages.allocated(ok.vip(), ok.pool()));
-            available = advertised
-                    ? condition(JuneauConstants.CONDITION_AVAILABLE, true, JuneauConstants.REASON_READY,
-                            Messages.ready(ok.vip(), b.advertisingNodes(), arpNode))
-                    : condition(JuneauConstants.CONDITION_AVAILABLE, false, JuneauConstants.REASON_NO_READY_BACKENDS,
-                            Messages.noReadyBackends(ok.vip(), hasNodes));
+            if (a instanceof AllocationState.KeptUnusable k) {
+                s.setPhase(JuneauConstants.PHASE_ERROR);
+                allocated = condition(JuneauConstants.CONDITION_ALLOCATED, false, k.reason(),
+                        Messages.keptUnusable(vip, k.message()));
+            } else {
+                s.setPhase(advertised ? JuneauConstants.PHASE_READY
+                        : wasAdvertised(previousOrNull) ? JuneauConstants.PHASE_DEGRADED
+                        : JuneauConstants.PHASE_ALLOCATED);
+                allocated = condition(JuneauConstants.CONDITION_ALLOCATED, true, JuneauConstants.REASON_ALLOCATED,
+                        Messages.allocated(vip, pool));
+            }
+            if (problem != null) {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, false, problem.reason(), problem.message());
+            } else if (advertised) {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, true, JuneauConstants.REASON_READY,
+                        Messages.ready(vip, b.advertisingNodes(), arpNode));
+            } else if (arp && hasNodes && !in.deadNodes().isEmpty()) {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.onlyDeadNodes(vip, in.deadNodes()));
+            } else {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.noReadyBackends(vip, hasNodes));
+            }
         } else if (a instanceof AllocationState.Pending p) {
             s.setPhase(JuneauConstants.PHASE_PENDING);
             allocated = condition(JuneauConstants.CONDITION_ALLOCATED, false, p.reason(), p.message());
@@ -78,9 +96,21 @@ public final class StatusCalculator {
         return s;
     }
 
+    /** Ready or Degraded before; or in Error over its network while still announced (the VIP was out there). */
     private static boolean wasAdvertised(ServiceLoadBalancerStatus previous) {
-        return previous != null && (JuneauConstants.PHASE_READY.equals(previous.getPhase())
-                || JuneauConstants.PHASE_DEGRADED.equals(previous.getPhase()));
+        if (previous == null) {
+            return false;
+        }
+        if (JuneauConstants.PHASE_READY.equals(previous.getPhase())
+                || JuneauConstants.PHASE_DEGRADED.equals(previous.getPhase())) {
+            return true;
+        }
+        if (!JuneauConstants.PHASE_ERROR.equals(previous.getPhase()) || previous.getVip() == null
+                || previous.getConditions() == null) {
+            return false;
+        }
+        return previous.getConditions().stream().anyMatch(c -> c != null
+                && JuneauConstants.CONDITION_AVAILABLE.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static String transitionTime(List<Condition> previous, Condition c, String now) {

@@ -1,0 +1,425 @@
+package me.loutres.juneau.plan;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import me.loutres.juneau.allocation.NetworkResolution;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
+import me.loutres.juneau.api.v1alpha1.ServiceRef;
+import me.loutres.juneau.election.ArpElection;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.status.AllocationState;
+import me.loutres.juneau.status.BackendState;
+import me.loutres.juneau.status.Backends;
+import me.loutres.juneau.status.Messages;
+import me.loutres.juneau.status.StatusCalculator;
+import me.loutres.juneau.status.StatusInput;
+
+/**
+ * The decisions of one Service reconcile (SPEC §3.1–§3.5, §3.7, §3.8), as pure functions of what was read. The
+ * controller reads, calls these in order and applies what they return:
+ * <ol>
+ *   <li>{@link #lifecycle}: which path the key takes;</li>
+ *   <li>{@link #shell}: the ServiceLoadBalancer's metadata and spec to create or update, if any;</li>
+ *   <li>{@link #need}: what the allocator must do (keep, ask, nothing, or leave a malformed record alone);</li>
+ *   <li>{@link #plan}: status with conditions, ARP action, ingress, events and warnings.</li>
+ * </ol>
+ */
+public final class ServicePlanner {
+    static final String IP_MODE_VIP = "VIP";
+    public static final String WARNING_PORTS = JuneauConstants.EVENT_TARGET_PORT_NOT_FOUND;
+    public static final String WARNING_ARP_CONFLICT = JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT;
+
+    private ServicePlanner() {
+    }
+
+    public static boolean isManaged(Service svc) {
+        return svc != null && svc.getSpec() != null
+                && JuneauConstants.isManaged(svc.getSpec().getType(), svc.getSpec().getLoadBalancerClass());
+    }
+
+    // ---- 1. lifecycle ----
+
+    public static Lifecycle lifecycle(Service svc, ServiceLoadBalancer slb) {
+        if (slb != null && slb.getMetadata().getDeletionTimestamp() != null) {
+            return hasFinalizer(slb) ? Lifecycle.FINALIZE : Lifecycle.NOTHING;
+        }
+        if (!isManaged(svc) || svc.getMetadata().getDeletionTimestamp() != null) {
+            return Lifecycle.FORGET;
+        }
+        if (slb != null && !ownedBy(slb, svc)) {
+            return Lifecycle.REPLACE_STALE;
+        }
+        return Lifecycle.RECONCILE;
+    }
+
+    // ---- 2. the object itself ----
+
+    /** The spec the Service's annotations ask for (trimmed; an empty value is no value). */
+    public static ServiceLoadBalancerSpec desiredSpec(Service svc) {
+        ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
+        spec.setServiceRef(new ServiceRef(svc.getMetadata().getName()));
+        spec.setExternalNetwork(trimmed(annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)));
+        spec.setRequestedIP(trimmed(annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP)));
+        return spec;
+    }
+
+    /**
+     * The ServiceLoadBalancer to create (when {@code slb} is null) or to update (spec, finalizer, owner); empty when
+     * it is right as it is.
+     */
+    public static Optional<ServiceLoadBalancer> shell(Service svc, ServiceLoadBalancer slb) {
+        ServiceLoadBalancerSpec spec = desiredSpec(svc);
+        OwnerReference owner = new OwnerReferenceBuilder().withApiVersion("v1").withKind("Service")
+                .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).withController(true)
+                .build();
+        if (slb == null) {
+            ServiceLoadBalancer created = new ServiceLoadBalancer();
+            created.setMetadata(new ObjectMetaBuilder().withName(svc.getMetadata().getName())
+                    .withNamespace(svc.getMetadata().getNamespace()).withOwnerReferences(owner)
+                    .withFinalizers(JuneauConstants.FINALIZER).build());
+            created.setSpec(spec);
+            return Optional.of(created);
+        }
+        boolean finalizer = hasFinalizer(slb);
+        boolean hasOwner = controllerUid(slb) != null;
+        if (spec.equals(slb.getSpec()) && finalizer && hasOwner) {
+            return Optional.empty();
+        }
+        ServiceLoadBalancer updated = new ServiceLoadBalancer();
+        ObjectMetaBuilder meta = new ObjectMetaBuilder(slb.getMetadata());
+        if (!finalizer) {
+            meta.addToFinalizers(JuneauConstants.FINALIZER);
+        }
+        if (!hasOwner) {
+            meta.addToOwnerReferences(owner);
+        }
+        updated.setMetadata(meta.build());
+        updated.setSpec(spec);
+        updated.setStatus(slb.getStatus());
+        return Optional.of(updated);
+    }
+
+    // ---- 3. allocation ----
+
+    /**
+     * What the allocator must do. {@code nodeAddresses}: Node InternalIPs (IPv4 as numbers) → Node name; a requested
+     * IP among them cannot be announced by ARP (SPEC §2.1 rule 5, §3.2).
+     */
+    public static AllocationNeed need(ServiceLoadBalancer slb, NetworkResolution resolution,
+            Map<Long, String> nodeAddresses) {
+        ServiceLoadBalancerStatus st = slb.getStatus();
+        String vipText = st == null ? null : trimmed(st.getVip());
+        if (vipText != null) {
+            OptionalLong parsed = parse(vipText);
+            String pool = trimmed(st.getAddressPool());
+            if (parsed.isEmpty()) {
+                return new AllocationNeed.Malformed("status.vip is \"" + st.getVip() + "\", not an IPv4 address; the"
+                        + " controller leaves this ServiceLoadBalancer alone: delete and re-create the Service", parsed);
+            }
+            if (pool == null) {
+                return new AllocationNeed.Malformed("status.vip " + vipText + " has no status.addressPool; the"
+                        + " address stays reserved and the controller leaves this ServiceLoadBalancer alone: delete"
+                        + " and re-create the Service", parsed);
+            }
+            AllocationState state = resolution instanceof NetworkResolution.Unavailable un
+                    ? new AllocationState.KeptUnusable(vipText, pool,
+                            JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, un.message())
+                    : new AllocationState.Allocated(vipText, pool);
+            return new AllocationNeed.Keep(vipText, parsed.getAsLong(), pool, state);
+        }
+        if (resolution instanceof NetworkResolution.Unavailable un) {
+            return new AllocationNeed.Decided(AllocationState.of(un));
+        }
+        NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
+        String requestedText = slb.getSpec() == null ? null : trimmed(slb.getSpec().getRequestedIP());
+        if (requestedText == null) {
+            return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), OptionalLong.empty());
+        }
+        OptionalLong requested = parse(requestedText);
+        if (requested.isEmpty()) {
+            return new AllocationNeed.Decided(new AllocationState.Failed(JuneauConstants.REASON_INVALID_CONFIG,
+                    "annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " is \"" + requestedText
+                            + "\", which is not an IPv4 address; set it to one address inside the AddressPools of"
+                            + " ExternalNetwork \"" + usable.networkName() + "\", or remove it"));
+        }
+        String node = nodeAddresses == null ? null : nodeAddresses.get(requested.getAsLong());
+        if (node != null && JuneauConstants.MODE_ARP.equals(usable.type())) {
+            return new AllocationNeed.Decided(new AllocationState.Failed(JuneauConstants.REASON_INVALID_CONFIG,
+                    "requested IP " + requestedText + " is the InternalIP of Node " + node + ", which cannot be"
+                            + " announced by ARP from another node; set annotation "
+                            + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address, or remove it"));
+        }
+        return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), requested);
+    }
+
+    // ---- 4. the plan ----
+
+    public static ServicePlan plan(PlanInput in) {
+        ServiceLoadBalancer slb = in.slb();
+        String ns = slb.getMetadata().getNamespace();
+        String name = slb.getMetadata().getName();
+        String network = slb.getSpec() == null ? null : slb.getSpec().getExternalNetwork();
+        ServiceLoadBalancerStatus previous = slb.getStatus();
+        AllocationState allocation = in.allocation();
+        String type = in.resolution() instanceof NetworkResolution.Usable u ? u.type()
+                : vipOf(allocation) != null ? in.vipPoolMode() : null;
+
+        BackendState backends = Backends.aggregate(in.service(), in.slices());
+        List<PlannedEvent> warnings = new ArrayList<>();
+        portWarning(backends, in.slices()).ifPresent(warnings::add);
+
+        ArpAction arp = arpAction(ns, name, network, allocation, type, backends, in);
+        List<String> dead = JuneauConstants.MODE_ARP.equals(type) ? in.liveness().deadAmong(backends.advertisingNodes())
+                : List.of();
+        StatusInput.Problem problem = null;
+        if (arp instanceof ArpAction.Conflict c) {
+            warnings.add(PlannedEvent.warning(WARNING_ARP_CONFLICT, c.message()));
+            problem = new StatusInput.Problem(JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT, c.message());
+        }
+        if (in.denial() != null) {
+            problem = new StatusInput.Problem(JuneauConstants.REASON_WRITE_DENIED,
+                    Messages.writeDenied(in.denial().what(), in.denial().message()));
+        }
+        long generation = slb.getMetadata().getGeneration() == null ? 0 : slb.getMetadata().getGeneration();
+        ServiceLoadBalancerStatus next = StatusCalculator.next(previous, new StatusInput(generation, allocation,
+                backends, type, arp.node(), dead, problem), rfc3339(in.now()));
+
+        ServiceLoadBalancer desired = new ServiceLoadBalancer();
+        desired.setMetadata(slb.getMetadata());
+        desired.setSpec(slb.getSpec());
+        desired.setStatus(next);
+
+        List<LoadBalancerIngress> ingress = next.getVip() == null ? List.of()
+                : List.of(new LoadBalancerIngressBuilder().withIp(next.getVip()).withIpMode(IP_MODE_VIP).build());
+        boolean ingressChanged = !sameIngress(currentIngress(in.service()), ingress);
+        String prevNode = previous == null ? null : previous.getArpAnnouncingNode();
+        return new ServicePlan(desired, !next.equals(previous), arp, ingress, ingressChanged,
+                transitions(network, previous, next), warnings, type,
+                !Objects.equals(prevNode, next.getArpAnnouncingNode()));
+    }
+
+    /** SPEC §3.4 with §3.7: who answers ARP, and what happens to the advertisement. */
+    static ArpAction arpAction(String ns, String name, String network, AllocationState allocation, String type,
+            BackendState backends, PlanInput in) {
+        ARPAdvertisement existing = in.existingArp();
+        boolean ours = existing == null || belongsTo(existing, ns, name);
+        String vip = vipOf(allocation);
+        if (allocation instanceof AllocationState.KeptUnusable) {
+            // the network cannot be read: no write would be admitted; whoever answers goes on answering
+            return existing != null && ours && existing.getSpec() != null
+                    ? new ArpAction.Keep(existing.getSpec().getNodeName()) : new ArpAction.None();
+        }
+        if (vip != null && JuneauConstants.MODE_ARP.equals(type)) {
+            if (!ours) {
+                return new ArpAction.Conflict("ARPAdvertisement \"" + existing.getMetadata().getName()
+                        + "\" already exists for " + ownerOf(existing) + ", so no node announces VIP " + vip
+                        + "; rename this Service or the other one (the advertisement name is slb-<namespace>-<name>)");
+            }
+            List<String> candidates = backends.advertisingNodes().stream()
+                    .filter(in.nodes()::contains)
+                    .filter(n -> !in.liveness().dead(n))
+                    .toList();
+            boolean stale = existing != null && existing.getSpec() != null
+                    && (!vip.equals(existing.getSpec().getAddress())
+                            || !Objects.equals(network, existing.getSpec().getExternalNetwork()));
+            String current = existing == null || stale || existing.getSpec() == null ? null
+                    : existing.getSpec().getNodeName();
+            Optional<String> elected = ArpElection.elect(vip, candidates, current);
+            if (elected.isEmpty()) {
+                return existing == null ? new ArpAction.None() : new ArpAction.Delete(existing);
+            }
+            String node = elected.get();
+            if (existing == null) {
+                return new ArpAction.Create(advertisement(ns, name, network, vip, node));
+            }
+            if (stale) {
+                return new ArpAction.Replace(existing, advertisement(ns, name, network, vip, node));
+            }
+            return node.equals(current) ? new ArpAction.Keep(node) : new ArpAction.Move(existing, node);
+        }
+        // bgp network, or nothing to announce: a left-over advertisement must not keep a node answering
+        return existing != null && ours ? new ArpAction.Delete(existing) : new ArpAction.None();
+    }
+
+    /** A new advertisement for the Service (labels point back to it, SPEC §1.4). */
+    public static ARPAdvertisement advertisement(String ns, String name, String network, String vip, String node) {
+        ARPAdvertisement a = new ARPAdvertisement();
+        a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName(ns, name))
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, ns)
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, name)
+                .addToLabels(JuneauConstants.LABEL_NODE, node)
+                .build());
+        a.setSpec(new ARPAdvertisementSpec(network, vip, node));
+        return a;
+    }
+
+    /** Events of the status change (SPEC §3.1 step 6); none for an unchanged state. */
+    static List<PlannedEvent> transitions(String network, ServiceLoadBalancerStatus prev,
+            ServiceLoadBalancerStatus next) {
+        List<PlannedEvent> out = new ArrayList<>();
+        String prevVip = prev == null ? null : prev.getVip();
+        if (prevVip == null && next.getVip() != null) {
+            // the first node to answer ARP is part of this news, not a change of node: one event, not two
+            out.add(PlannedEvent.normal(JuneauConstants.EVENT_IP_ALLOCATED, "allocated VIP " + next.getVip()
+                    + " from AddressPool " + next.getAddressPool() + " of ExternalNetwork \"" + network + "\""
+                    + (next.getArpAnnouncingNode() == null ? ""
+                            : "; node " + next.getArpAnnouncingNode() + " answers ARP for it")));
+        }
+        Condition allocated = condition(next, JuneauConstants.CONDITION_ALLOCATED);
+        Condition before = condition(prev, JuneauConstants.CONDITION_ALLOCATED);
+        if (allocated != null && "False".equals(allocated.getStatus()) && (before == null
+                || !Objects.equals(before.getStatus(), allocated.getStatus())
+                || !Objects.equals(before.getReason(), allocated.getReason())
+                || !Objects.equals(before.getMessage(), allocated.getMessage()))) {
+            out.add(PlannedEvent.warning(JuneauConstants.EVENT_ALLOCATION_FAILED,
+                    allocated.getReason() + ": " + allocated.getMessage()));
+        }
+        String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
+        if (prevVip != null && !Objects.equals(prevNode, next.getArpAnnouncingNode())) {
+            out.add(PlannedEvent.normal(JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
+                    "node answering ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
+                            + (prevNode == null ? "<none>" : prevNode) + " -> "
+                            + (next.getArpAnnouncingNode() == null ? "<none>" : next.getArpAnnouncingNode())));
+        }
+        return out;
+    }
+
+    private static Optional<PlannedEvent> portWarning(BackendState backends, List<EndpointSlice> slices) {
+        // without endpoint ports there is nothing to resolve against yet (no pods): not a mistake to warn about
+        boolean slicesHavePorts = slices.stream().anyMatch(s -> s.getPorts() != null && !s.getPorts().isEmpty());
+        if (backends.unresolvedPorts().isEmpty() || !slicesHavePorts) {
+            return Optional.empty();
+        }
+        return Optional.of(PlannedEvent.warning(WARNING_PORTS, "named targetPort of Service port(s) "
+                + String.join(", ", backends.unresolvedPorts())
+                + " is not found in the ports of the Service's EndpointSlices, so "
+                + (backends.unresolvedPorts().size() == 1 ? "it is" : "they are")
+                + " left out of status.ports; name the container port like the targetPort, or use a number"));
+    }
+
+    // ---- ingress ----
+
+    public static List<LoadBalancerIngress> currentIngress(Service svc) {
+        if (svc == null || svc.getStatus() == null || svc.getStatus().getLoadBalancer() == null
+                || svc.getStatus().getLoadBalancer().getIngress() == null) {
+            return List.of();
+        }
+        return svc.getStatus().getLoadBalancer().getIngress();
+    }
+
+    /**
+     * Same ingress as far as the server keeps it: an API server older than 1.30 drops {@code ipMode}, so an entry
+     * without it matches one that sets it (otherwise every reconcile would write it again).
+     */
+    static boolean sameIngress(List<LoadBalancerIngress> current, List<LoadBalancerIngress> desired) {
+        if (current.size() != desired.size()) {
+            return false;
+        }
+        for (int i = 0; i < current.size(); i++) {
+            LoadBalancerIngress x = current.get(i);
+            LoadBalancerIngress y = desired.get(i);
+            if (x == null || !Objects.equals(x.getIp(), y.getIp()) || !Objects.equals(x.getHostname(), y.getHostname())
+                    || (x.getIpMode() != null && !Objects.equals(x.getIpMode(), y.getIpMode()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- reading helpers ----
+
+    /** True when the advertisement of that name was made for this Service (its labels point back to it). */
+    public static boolean belongsTo(ARPAdvertisement arp, String ns, String name) {
+        Map<String, String> l = arp.getMetadata() == null ? null : arp.getMetadata().getLabels();
+        return l != null && ns.equals(l.get(JuneauConstants.LABEL_SERVICE_NAMESPACE))
+                && name.equals(l.get(JuneauConstants.LABEL_SERVICE_NAME));
+    }
+
+    static String ownerOf(ARPAdvertisement arp) {
+        Map<String, String> l = arp.getMetadata() == null ? null : arp.getMetadata().getLabels();
+        if (l == null || l.get(JuneauConstants.LABEL_SERVICE_NAME) == null) {
+            return "no Service (it has no " + JuneauConstants.LABEL_SERVICE_NAME + " label)";
+        }
+        return "Service " + l.get(JuneauConstants.LABEL_SERVICE_NAMESPACE) + "/"
+                + l.get(JuneauConstants.LABEL_SERVICE_NAME);
+    }
+
+    public static boolean hasFinalizer(ServiceLoadBalancer slb) {
+        return slb.getMetadata().getFinalizers() != null
+                && slb.getMetadata().getFinalizers().contains(JuneauConstants.FINALIZER);
+    }
+
+    static boolean ownedBy(ServiceLoadBalancer slb, Service svc) {
+        String uid = controllerUid(slb);
+        return uid == null || uid.equals(svc.getMetadata().getUid());
+    }
+
+    public static String controllerUid(ServiceLoadBalancer slb) {
+        if (slb.getMetadata().getOwnerReferences() == null) {
+            return null;
+        }
+        return slb.getMetadata().getOwnerReferences().stream()
+                .filter(r -> r != null && Boolean.TRUE.equals(r.getController()) && "Service".equals(r.getKind()))
+                .map(OwnerReference::getUid).findFirst().orElse(null);
+    }
+
+    static Condition condition(ServiceLoadBalancerStatus s, String type) {
+        if (s == null || s.getConditions() == null) {
+            return null;
+        }
+        return s.getConditions().stream().filter(c -> c != null && type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    private static String vipOf(AllocationState a) {
+        if (a instanceof AllocationState.Allocated ok) {
+            return ok.vip();
+        }
+        return a instanceof AllocationState.KeptUnusable k ? k.vip() : null;
+    }
+
+    private static String annotation(Service svc, String key) {
+        Map<String, String> a = svc.getMetadata() == null ? null : svc.getMetadata().getAnnotations();
+        return a == null ? null : a.get(key);
+    }
+
+    static String trimmed(String s) {
+        if (s == null) {
+            return null;
+        }
+        String t = s.trim();
+        return t.isEmpty() ? null : t;
+    }
+
+    private static OptionalLong parse(String ip) {
+        try {
+            return OptionalLong.of(Ipv4.parse(ip));
+        } catch (InvalidAddressException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** Condition times: RFC 3339, whole seconds, as metav1.Time serialises. */
+    static String rfc3339(Instant now) {
+        return now.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}
