@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.List;
 import java.util.Objects;
@@ -17,9 +18,9 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.cache.RecentWrites;
-import me.loutres.juneau.controller.reconcile.KubeWriter;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
+import me.loutres.juneau.plan.NodeLiveness;
 
 /**
  * Informer handlers: they only turn a change into the keys it affects and queue them (no API calls, no
@@ -28,20 +29,21 @@ import me.loutres.juneau.controller.reconcile.ServiceReconciler;
  */
 final class EventRouter {
     private final ClusterCache cache;
-    private final KubeWriter writer;
     private final Requeue requeue;
     private final BooleanSupplier leading;
     private volatile long lastEventNanos = System.nanoTime();
 
-    EventRouter(ClusterCache cache, KubeWriter writer, Requeue requeue, BooleanSupplier leading) {
+    private final NodeLivenessWatch liveness;
+
+    EventRouter(ClusterCache cache, Requeue requeue, BooleanSupplier leading, NodeLivenessWatch liveness) {
+        this.liveness = liveness;
         this.cache = cache;
-        this.writer = writer;
         this.requeue = requeue;
         this.leading = leading;
     }
 
     void register() {
-        cache.onServices(handler(writer.recentServices(), (o, n) -> {
+        cache.onServices(handler(cache.recentServices(), (o, n) -> {
             if (relevant(o) || relevant(n)) {
                 requeue.service(ServiceKey.of(n));
             }
@@ -58,9 +60,9 @@ final class EventRouter {
                 }
             }
         }));
-        cache.onServiceLoadBalancers(handler(writer.recentServiceLoadBalancers(),
+        cache.onServiceLoadBalancers(handler(cache.recentServiceLoadBalancers(),
                 (o, n) -> requeue.service(ServiceKey.of(n))));
-        cache.onAddressPools(handler(writer.recentPools(), (o, n) -> {
+        cache.onAddressPools(handler(cache.recentPools(), (o, n) -> {
             requeue.pool(n.getMetadata().getName());
             if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddresses(),
                     n.getSpec() == null ? null : n.getSpec().getAddresses())) {
@@ -70,13 +72,30 @@ final class EventRouter {
             }
         }));
         cache.onExternalNetworks(handler(null, (o, n) -> servicesOf(n.getMetadata().getName())));
-        cache.onArpAdvertisements(handler(writer.recentArpAdvertisements(), (o, n) -> {
+        cache.onArpAdvertisements(handler(cache.recentArpAdvertisements(), (o, n) -> {
             String ns = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAMESPACE);
             String name = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAME);
             if (ns != null && name != null) {
                 requeue.service(new ServiceKey(ns, name));
             }
         }));
+        // followed on every replica (a standby's view is current when it takes over); re-queues only when leading
+        cache.onLeases(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Lease l) {
+                onLease(l, l);
+            }
+
+            @Override
+            public void onUpdate(Lease o, Lease n) {
+                onLease(n, n);
+            }
+
+            @Override
+            public void onDelete(Lease l, boolean unknown) {
+                onLease(l, null);
+            }
+        });
         cache.onNodes(handler(null, (o, n) -> {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
@@ -91,6 +110,13 @@ final class EventRouter {
                 }
             }
         }));
+    }
+
+    private void onLease(Lease l, Lease now) {
+        String node = NodeLiveness.nodeOf(l);
+        if (node != null) {
+            liveness.observed(node, now);
+        }
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

@@ -70,6 +70,7 @@ public final class JuneauController implements AutoCloseable {
     private final PoolReconciler poolReconciler;
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
     private final EventRouter router;
+    private final NodeLivenessWatch liveness;
     private final CompletableFuture<Void> synced;
     private OpsServer ops;
     private volatile boolean closed;
@@ -77,7 +78,7 @@ public final class JuneauController implements AutoCloseable {
     private JuneauController(KubernetesClient client, ControllerOptions options) {
         this.client = client;
         this.options = options;
-        this.cache = new ClusterCache(client);
+        this.cache = new ClusterCache(client, options.namespace());
         this.writer = new KubeWriter(client, cache);
         this.runtime = new ControllerRuntime("juneau", new MicrometerRuntimeMetrics(metrics.registry()));
         this.services = runtime.register(Registration.of("service", "services", serviceWork())
@@ -103,7 +104,8 @@ public final class JuneauController implements AutoCloseable {
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue);
-        this.router = new EventRouter(cache, writer, requeue, () -> state.get() != null);
+        this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
+        this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness);
         router.register();
         this.synced = cache.start();
     }
@@ -113,7 +115,7 @@ public final class JuneauController implements AutoCloseable {
         JuneauController c = new JuneauController(client, options);
         try {
             if (options.metricsPort() >= 0) {
-                c.ops = new OpsServer(options.metricsPort(), () -> !c.closed, c::isReady, c.metrics::scrape);
+                c.ops = new OpsServer(options.metricsPort(), c::isHealthy, c::isReady, c.metrics::scrape);
             }
         } catch (IOException e) {
             c.close();
@@ -133,6 +135,15 @@ public final class JuneauController implements AutoCloseable {
      */
     public boolean isReady() {
         return !closed && cache.synced() && !runtime.failed();
+    }
+
+    /**
+     * Alive: not stuck. False once the runtime failed (a loop or term hook died; the Lease was given up) or an
+     * informer stopped for good, so the liveness probe restarts the process. An unreachable API server is not
+     * stuck: the informers and the Lease campaign retry with backoff, and {@link #isReady} says not ready.
+     */
+    public boolean isHealthy() {
+        return !closed && !runtime.failed() && !cache.stopped();
     }
 
     public boolean isLeader() {
@@ -213,7 +224,7 @@ public final class JuneauController implements AutoCloseable {
             @Override
             public void failed(String name, Exception e) {
                 if (e instanceof KubernetesClientException) {
-                    writer.recentPools().forget(name);
+                    cache.recentPools().forget(name);
                 }
             }
         };
@@ -304,7 +315,7 @@ public final class JuneauController implements AutoCloseable {
     private void awaitQuietWatches(Duration quiet, Duration max) {
         long deadline = System.nanoTime() + max.toNanos();
         while (System.nanoTime() < deadline
-                && (writer.unobservedWrites() > 0 || System.nanoTime() - router.lastEventNanos() < quiet.toNanos())) {
+                && (cache.unobservedWrites() > 0 || System.nanoTime() - router.lastEventNanos() < quiet.toNanos())) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -323,6 +334,7 @@ public final class JuneauController implements AutoCloseable {
         closed = true;
         runtime.close();
         state.set(null);
+        liveness.close();
         awaitQuietWatches(Duration.ofMillis(300), Duration.ofSeconds(5));
         cache.close();
         if (ops != null) {

@@ -25,6 +25,11 @@ final class Logging {
         ctx.getLogger("io.fabric8").setLevel(Level.WARN);
         // "unstable version v1alpha1" on every first use of our own API group is not news
         ctx.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils").setLevel(Level.ERROR);
+        // an unreachable API server is retried and said once by the controller itself; fabric8 would print a stack
+        // trace per informer and per retry (hundreds of lines for an expected outage)
+        ctx.getLogger("io.fabric8.kubernetes.client.informers.impl.cache.Reflector").setLevel(Level.ERROR);
+        ctx.getLogger("io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector").setLevel(Level.ERROR);
+        ctx.getLogger("io.fabric8.kubernetes.client.dsl.internal.AbstractWatchManager").setLevel(Level.ERROR);
         ctx.getLogger("io.vertx").setLevel(Level.WARN);
         ctx.getLogger("io.netty").setLevel(Level.WARN);
     }

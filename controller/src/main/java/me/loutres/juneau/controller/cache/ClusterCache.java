@@ -2,15 +2,20 @@ package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import me.loutres.juneau.api.JuneauConstants;
@@ -19,6 +24,9 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
+import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.plan.NodeLiveness;
 
 /**
  * The informer caches the controller reads (it never lists the API server per reconcile), with the indexes
@@ -44,9 +52,26 @@ public final class ClusterCache implements AutoCloseable {
     private final SharedIndexInformer<ExternalNetwork> networks;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
+    private final SharedIndexInformer<Lease> leases;
+    private final String leaseNamespace;
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
+    private final ApiConnection connection = new ApiConnection();
+    private volatile boolean closed;
+    /** Notices (and logs once) that the watches are back after an outage. */
+    private final java.util.concurrent.ScheduledExecutorService monitor =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "juneau-api-connection");
+                t.setDaemon(true);
+                return t;
+            });
+    /* read-your-writes: what the controller wrote and its informer has not delivered yet */
+    private final RecentWrites<Service> serviceWrites;
+    private final RecentWrites<ServiceLoadBalancer> slbWrites;
+    private final RecentWrites<AddressPool> poolWrites;
+    private final RecentWrites<ARPAdvertisement> arpWrites;
 
-    public ClusterCache(KubernetesClient client) {
+    /** @param agentLeaseNamespace where the node agents' Leases live (SPEC §3.7) */
+    public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
         services = informer(client.services().inAnyNamespace(),
                 Map.of(BY_NETWORK, s -> nonNull(annotation(s, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))));
         slices = informer(client.discovery().v1().endpointSlices().inAnyNamespace(),
@@ -62,6 +87,28 @@ public final class ClusterCache implements AutoCloseable {
                         : List.copyOf(n.getSpec().getAddressPools())));
         arps = informer(client.resources(ARPAdvertisement.class), Map.of());
         nodes = informer(client.nodes(), Map.of());
+        leaseNamespace = agentLeaseNamespace;
+        leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
+        serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
+        slbWrites = new RecentWrites<>(k -> slbs.getStore().getByKey(k));
+        poolWrites = new RecentWrites<>(k -> pools.getStore().getByKey(k));
+        arpWrites = new RecentWrites<>(k -> arps.getStore().getByKey(k));
+    }
+
+    public RecentWrites<Service> recentServices() {
+        return serviceWrites;
+    }
+
+    public RecentWrites<ServiceLoadBalancer> recentServiceLoadBalancers() {
+        return slbWrites;
+    }
+
+    public RecentWrites<AddressPool> recentPools() {
+        return poolWrites;
+    }
+
+    public RecentWrites<ARPAdvertisement> recentArpAdvertisements() {
+        return arpWrites;
     }
 
     private <T extends HasMetadata> SharedIndexInformer<T> informer(Informable<T> source,
@@ -71,6 +118,16 @@ public final class ClusterCache implements AutoCloseable {
         if (!indexers.isEmpty()) {
             informer.addIndexers(indexers);
         }
+        // an unreachable API server (at start or later) is retried with backoff for as long as we run, and said
+        // once; without this a failed first list stops the informer for good
+        String what = informer.getApiTypeClass().getSimpleName() + "s";
+        informer.exceptionHandler((started, t) -> {
+            if (closed) {
+                return false;
+            }
+            connection.failed("listing/watching " + what, t);
+            return true;
+        });
         all.add(informer);
         return informer;
     }
@@ -104,8 +161,13 @@ public final class ClusterCache implements AutoCloseable {
         nodes.addEventHandler(h);
     }
 
+    public void onLeases(ResourceEventHandler<Lease> h) {
+        leases.addEventHandler(h);
+    }
+
     /** Starts every informer; the future completes when all caches hold their initial list. */
     public CompletableFuture<Void> start() {
+        monitor.scheduleWithFixedDelay(this::watching, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         return CompletableFuture.allOf(all.stream().map(i -> i.start().toCompletableFuture())
                 .toArray(CompletableFuture[]::new));
     }
@@ -114,8 +176,32 @@ public final class ClusterCache implements AutoCloseable {
         return all.stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
+    /**
+     * Every informer watches (true between outages); logs the way back once. Polled by the probes and a monitor.
+     */
+    public boolean watching() {
+        boolean w = all.stream().allMatch(SharedIndexInformer::isWatching);
+        if (w) {
+            connection.watching();
+        }
+        return w;
+    }
+
+    /** Informers that stopped for good (they never do while retrying; a closed or broken one does). */
+    public boolean stopped() {
+        return !closed && all.stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());
+    }
+
+    /** The API server could not be reached at the last attempt and has not been since. */
+    public boolean unreachable() {
+        return connection.down();
+    }
+
+    /* single-object reads show the controller's own writes at once (the informer may still lag behind) */
+
     public Service service(ServiceKey key) {
-        return services.getStore().getByKey(key.toString());
+        String k = key.toString();
+        return serviceWrites.read(k, services.getStore().getByKey(k));
     }
 
     public List<Service> services() {
@@ -123,7 +209,8 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public ServiceLoadBalancer serviceLoadBalancer(ServiceKey key) {
-        return slbs.getStore().getByKey(key.toString());
+        String k = key.toString();
+        return slbWrites.read(k, slbs.getStore().getByKey(k));
     }
 
     public List<ServiceLoadBalancer> serviceLoadBalancers() {
@@ -135,7 +222,7 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public AddressPool pool(String name) {
-        return name == null ? null : pools.getStore().getByKey(name);
+        return name == null ? null : poolWrites.read(name, pools.getStore().getByKey(name));
     }
 
     public List<AddressPool> pools() {
@@ -156,7 +243,12 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public ARPAdvertisement arpAdvertisement(String name) {
-        return arps.getStore().getByKey(name);
+        return arpWrites.read(name, arps.getStore().getByKey(name));
+    }
+
+    /** Writes whose watch event has not come back yet. */
+    public int unobservedWrites() {
+        return slbWrites.size() + arpWrites.size() + serviceWrites.size() + poolWrites.size();
     }
 
     public List<Node> nodes() {
@@ -171,12 +263,49 @@ public final class ClusterCache implements AutoCloseable {
                 .distinct().toList();
     }
 
+    public Set<String> nodeNames() {
+        return Set.copyOf(nodes.getStore().listKeys());
+    }
+
+    /** Node InternalIPs (IPv4) → the Node's name. */
+    public Map<Long, String> nodeAddresses() {
+        Map<Long, String> m = new HashMap<>();
+        for (Node n : nodes.getStore().list()) {
+            if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
+                continue;
+            }
+            for (NodeAddress a : n.getStatus().getAddresses()) {
+                if (a != null && "InternalIP".equals(a.getType()) && a.getAddress() != null) {
+                    try {
+                        m.putIfAbsent(Ipv4.parse(a.getAddress().trim()), n.getMetadata().getName());
+                    } catch (InvalidAddressException e) {
+                        // an IPv6 InternalIP cannot collide with an IPv4 VIP
+                    }
+                }
+            }
+        }
+        return m;
+    }
+
+    /** The node agents' Leases read at {@code now} (SPEC §3.7). */
+    public NodeLiveness nodeLiveness(Instant now) {
+        return NodeLiveness.lookup(node -> leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX
+                + node), now);
+    }
+
+    /** The agent Lease of a node, or null. */
+    public Lease agentLease(String node) {
+        return leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
+    }
+
     public boolean nodeExists(String name) {
         return name != null && nodes.getStore().getByKey(name) != null;
     }
 
     @Override
     public void close() {
+        closed = true;
+        monitor.shutdownNow();
         all.forEach(SharedIndexInformer::close);
     }
 

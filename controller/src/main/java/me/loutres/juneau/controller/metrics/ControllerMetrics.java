@@ -40,6 +40,19 @@ public final class ControllerMetrics {
                 .tag("reason", reason).register(registry).increment();
     }
 
+    /** A ServiceLoadBalancer status that cannot be read was skipped (SPEC §3.8), counted once per problem. */
+    public void malformedStatus() {
+        Counter.builder("juneau_malformed_status").description(
+                "ServiceLoadBalancer statuses skipped because they cannot be read (VIP without pool, bad VIP)")
+                .register(registry).increment();
+    }
+
+    /** The API server refused a controller write (admission or validation), counted once per refusal. */
+    public void writeDenied() {
+        Counter.builder("juneau_writes_denied").description("Controller writes the API server refused (403/422)")
+                .register(registry).increment();
+    }
+
     public void arpNodeChanged() {
         arpNodeChanges.increment();
     }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
@@ -30,38 +31,18 @@ public final class KubeWriter {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final KubernetesClient client;
-    final RecentWrites<ServiceLoadBalancer> slbs;
-    final RecentWrites<ARPAdvertisement> arps;
-    final RecentWrites<Service> services;
-    final RecentWrites<AddressPool> pools;
+    private final RecentWrites<ServiceLoadBalancer> slbs;
+    private final RecentWrites<ARPAdvertisement> arps;
+    private final RecentWrites<Service> services;
+    private final RecentWrites<AddressPool> pools;
 
     public KubeWriter(KubernetesClient client, ClusterCache cache) {
         this.client = client;
-        this.slbs = new RecentWrites<>(k -> cache.serviceLoadBalancer(ServiceKey.parse(k)));
-        this.arps = new RecentWrites<>(cache::arpAdvertisement);
-        this.services = new RecentWrites<>(k -> cache.service(ServiceKey.parse(k)));
-        this.pools = new RecentWrites<>(cache::pool);
-    }
-
-    public RecentWrites<ServiceLoadBalancer> recentServiceLoadBalancers() {
-        return slbs;
-    }
-
-    public RecentWrites<ARPAdvertisement> recentArpAdvertisements() {
-        return arps;
-    }
-
-    public RecentWrites<Service> recentServices() {
-        return services;
-    }
-
-    public RecentWrites<AddressPool> recentPools() {
-        return pools;
-    }
-
-    /** Writes whose watch event has not come back yet. */
-    public int unobservedWrites() {
-        return slbs.size() + arps.size() + services.size() + pools.size();
+        // the overlay lives in the cache, which reads it; the writer only tells it what was written
+        this.slbs = cache.recentServiceLoadBalancers();
+        this.arps = cache.recentArpAdvertisements();
+        this.services = cache.recentServices();
+        this.pools = cache.recentPools();
     }
 
     /** Forgets what was written for a key whose write conflicted: the next read comes from the informer. */
@@ -122,8 +103,10 @@ public final class KubeWriter {
     /** Moves the advertisement to another node in place: only {@code spec.nodeName} changes, the uid stays. */
     ARPAdvertisement moveArpAdvertisement(Term term, ARPAdvertisement arp, String node) {
         term.ensureActive();
+        // the node label follows spec.nodeName on every write, so each node agent watches only its own (SPEC §1.4)
         String patch = "{\"metadata\":{\"resourceVersion\":" + json(arp.getMetadata().getResourceVersion())
-                + "},\"spec\":{\"nodeName\":" + json(node) + "}}";
+                + ",\"labels\":{" + json(JuneauConstants.LABEL_NODE) + ":" + json(node) + "}},\"spec\":{\"nodeName\":"
+                + json(node) + "}}";
         // resource(arp): fabric8 sends the patch as is; withName(..).patch would GET the object first
         ARPAdvertisement moved = client.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch);
         arps.wrote(moved.getMetadata().getName(), moved);

@@ -27,7 +27,7 @@ public final class PoolReconciler {
 
     public Result reconcile(String name, LeaderState st) {
         st.term().ensureActive();
-        AddressPool pool = writer.pools.read(name, cache.pool(name));
+        AddressPool pool = cache.pool(name);
         if (pool == null) {
             st.book().removePool(name);
             return Result.DONE;

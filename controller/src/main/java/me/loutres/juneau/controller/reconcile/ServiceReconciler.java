@@ -1,21 +1,16 @@
 package me.loutres.juneau.controller.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
-import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocationRecord;
@@ -26,41 +21,42 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
-import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
-import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.controller.metrics.ControllerMetrics;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.plan.AllocationNeed;
+import me.loutres.juneau.plan.ArpAction;
+import me.loutres.juneau.plan.PlanInput;
+import me.loutres.juneau.plan.PlannedEvent;
+import me.loutres.juneau.plan.ServicePlan;
+import me.loutres.juneau.plan.ServicePlanner;
+import me.loutres.juneau.plan.WriteDenial;
 import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
-import me.loutres.juneau.controller.metrics.ControllerMetrics;
-import me.loutres.juneau.ip.InvalidAddressException;
-import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.status.AllocationState;
-import me.loutres.juneau.status.BackendState;
-import me.loutres.juneau.status.Backends;
-import me.loutres.juneau.status.StatusCalculator;
-import me.loutres.juneau.status.StatusInput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one Service key (SPEC §3.1–§3.5): its ServiceLoadBalancer, the VIP, backends, the ARP election, the
- * status, the Service's ingress and the Events. Reads come from the informer caches; every write goes through
- * {@link KubeWriter}; nothing is written that has not changed.
+ * Reconciles one Service key: reads what the plan needs from the cache (which shows the controller's own recent
+ * writes), runs the allocator where {@link ServicePlanner#need} says so, and applies what {@link ServicePlanner}
+ * decides through {@link KubeWriter}. No decision is taken here.
  */
 public final class ServiceReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceReconciler.class);
-    static final String IP_MODE_VIP = "VIP";
+    /** A write the API server refused is retried from 1 s, doubling, up to every 5 minutes (SPEC §3.8). */
+    static final Duration DENIED_RETRY_BASE = Duration.ofSeconds(1);
+    static final Duration DENIED_RETRY_CAP = Duration.ofMinutes(5);
 
     private final ClusterCache cache;
     private final KubeWriter writer;
     private final EventRecorder events;
-    private final ArpAdvertiser arp;
     private final ControllerMetrics metrics;
     private final Requeue requeue;
     private final Clock clock;
-    /** The last warning raised per Service and kind, so an unchanged problem is not reported again. */
+    /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
@@ -68,94 +64,235 @@ public final class ServiceReconciler {
         this.cache = cache;
         this.writer = writer;
         this.events = events;
-        this.arp = new ArpAdvertiser(writer);
         this.metrics = metrics;
         this.requeue = requeue;
         this.clock = clock;
     }
 
     public static boolean isManaged(Service svc) {
-        return svc != null && svc.getSpec() != null
-                && JuneauConstants.isManaged(svc.getSpec().getType(), svc.getSpec().getLoadBalancerClass());
+        return ServicePlanner.isManaged(svc);
     }
 
     public Result reconcile(ServiceKey key, LeaderState st) {
         Term term = st.term();
         term.ensureActive();
-        String k = key.toString();
-        Service svc = writer.services.read(k, cache.service(key));
-        ServiceLoadBalancer slb = writer.slbs.read(k, cache.serviceLoadBalancer(key));
+        Service svc = cache.service(key);
+        ServiceLoadBalancer slb = cache.serviceLoadBalancer(key);
+        switch (ServicePlanner.lifecycle(svc, slb)) {
+            case FINALIZE:
+                return finalizeDeletion(key, slb, svc, st);
+            case NOTHING:
+                return Result.DONE;
+            case FORGET:
+                return forget(key, slb, st);
+            case REPLACE_STALE:
+                // left by an earlier Service of the same name: its finalizer path releases its address first
+                LOG.info("{}: deleting ServiceLoadBalancer of a previous Service with this name (uid {})", key,
+                        ServicePlanner.controllerUid(slb));
+                writer.deleteServiceLoadBalancer(term, slb);
+                return Result.DONE;
+            default:
+                return steady(key, svc, slb, st);
+        }
+    }
 
-        if (slb != null && slb.getMetadata().getDeletionTimestamp() != null) {
-            return finalizeDeletion(key, slb, svc, st);
+    private Result steady(ServiceKey key, Service svc, ServiceLoadBalancer current, LeaderState st) {
+        Term term = st.term();
+        ServiceLoadBalancer slb = current;
+        Optional<ServiceLoadBalancer> shell = ServicePlanner.shell(svc, slb);
+        if (shell.isPresent()) {
+            slb = slb == null ? writer.createServiceLoadBalancer(term, shell.get())
+                    : writer.updateServiceLoadBalancer(term, shell.get());
+            LOG.info("{}: {} ServiceLoadBalancer (ExternalNetwork {}{})", key, current == null ? "created" : "updated",
+                    slb.getSpec().getExternalNetwork(), slb.getSpec().getRequestedIP() == null ? ""
+                            : ", requested IP " + slb.getSpec().getRequestedIP());
         }
-        boolean wanted = isManaged(svc) && svc.getMetadata().getDeletionTimestamp() == null;
-        if (!wanted) {
-            return forget(key, slb, st);
-        }
-        if (slb != null && !ownedBy(slb, svc)) {
-            // left by an earlier Service of the same name: its finalizer path releases its address first
-            LOG.info("{}: deleting ServiceLoadBalancer of a previous Service with this name (uid {})", key,
-                    controllerUid(slb));
-            writer.deleteServiceLoadBalancer(term, slb);
-            return Result.DONE;
-        }
-        slb = ensureServiceLoadBalancer(key, svc, slb, term);
-
         String network = slb.getSpec().getExternalNetwork();
         NetworkResolution resolution = NetworkResolver.resolve(network, cache.network(network), cache::pool);
         if (resolution instanceof NetworkResolution.Usable u) {
             u.pools().forEach(st.book()::syncPool);
         }
-        ServiceLoadBalancerStatus previous = slb.getStatus();
-        AllocationState allocation = allocate(key, svc, slb, resolution, st);
-        String type = networkType(resolution, allocation);
+        // Node addresses matter only to a requested IP (the allocator has its own copy for the rest)
+        AllocationNeed need = ServicePlanner.need(slb, resolution,
+                slb.getSpec().getRequestedIP() == null ? Map.of() : cache.nodeAddresses());
+        if (need instanceof AllocationNeed.Malformed m) {
+            return skipMalformed(term, key, svc, m, st);
+        }
+        clearWarning(key, JuneauConstants.EVENT_MALFORMED_STATUS);
+        AllocationState allocation = allocate(key, svc, need, st);
 
-        List<EndpointSlice> slices = cache.endpointSlicesOf(key);
-        BackendState backends = Backends.aggregate(svc, slices);
-        warnUnresolvedPorts(term, key, svc, backends, slices);
-
-        String announcing = null;
-        String conflict = null;
         String arpName = JuneauConstants.arpAdvertisementName(key.namespace(), key.name());
-        ARPAdvertisement existing = writer.arps.read(arpName, cache.arpAdvertisement(arpName));
-        boolean ours = existing == null || ArpAdvertiser.belongsTo(existing, key);
-        if (allocation instanceof AllocationState.Allocated a && JuneauConstants.MODE_ARP.equals(type)) {
-            if (ours) {
-                // an ARPAdvertisement may only name an existing Node (SPEC §2.3): an endpoint's nodeName is not
-                // a promise that the Node object is there
-                List<String> candidates = backends.advertisingNodes().stream().filter(cache::nodeExists).toList();
-                announcing = arp.ensure(term, key, existing, network, a.vip(), candidates);
-            } else {
-                conflict = "ARPAdvertisement \"" + arpName + "\" already exists for " + ArpAdvertiser.ownerOf(existing)
-                        + ", so no node announces VIP " + a.vip() + "; rename this Service or the other one (the"
-                        + " advertisement name is slb-<namespace>-<name>)";
-                warnOnce(term, key, svc, "arp-conflict", conflict);
-            }
-        } else if (existing != null && ours && (type != null || !(allocation instanceof AllocationState.Allocated))) {
-            // bgp network, or nothing to announce: a left-over advertisement must not keep a node answering
-            arp.remove(term, existing);
-        } else if (existing != null && ours) {
-            // the network cannot be read right now but the VIP stays: leave the node that answers as it is
-            announcing = existing.getSpec() == null ? null : existing.getSpec().getNodeName();
-        }
-        if (conflict == null) {
-            clearWarning(key, "arp-conflict");
-        }
+        PlanInput in = new PlanInput(svc, slb, resolution, allocation, vipPoolMode(allocation),
+                cache.endpointSlicesOf(key), cache.arpAdvertisement(arpName), cache.nodeLiveness(clock.instant()),
+                cache.nodeNames(), null, clock.instant());
+        ServicePlan first = ServicePlanner.plan(in);
+        WriteDenial denial = applyArp(term, key, first.arp());
+        // a refused advertisement changes what the status must say: plan again with the refusal
+        ServicePlan plan = denial == null ? first : ServicePlanner.plan(in.withDenial(denial));
+        reportWarnings(term, key, svc, plan.warnings(), denial);
 
-        long generation = slb.getMetadata().getGeneration() == null ? 0 : slb.getMetadata().getGeneration();
-        ServiceLoadBalancerStatus next = StatusCalculator.next(previous,
-                new StatusInput(generation, allocation, backends, type, announcing), now());
-        if (conflict != null) {
-            next = withAvailableProblem(next, conflict);
+        ServiceLoadBalancerStatus previous = slb.getStatus();
+        if (plan.statusChanged()) {
+            writer.replaceServiceLoadBalancerStatus(term, slb, plan.status());
+            logChange(key, previous, plan.status());
+            for (PlannedEvent e : plan.events()) {
+                count(e, plan.status());
+                events.record(term, svc, e.type(), e.reason(), e.message());
+            }
+            if (plan.arpNodeChanged()) {
+                metrics.arpNodeChanged();
+            }
         }
-        if (!next.equals(previous)) {
-            slb = writer.replaceServiceLoadBalancerStatus(term, slb, next);
-            logChange(key, previous, next);
-            recordTransitions(term, svc, network, previous, next);
+        if (plan.ingressChanged()) {
+            WriteDenial refused = denied(() -> writer.replaceServiceIngress(term, svc, plan.ingress()),
+                    "set status.loadBalancer.ingress of Service " + key);
+            if (refused != null) {
+                warnOnce(term, key, svc, PlannedEvent.warning(JuneauConstants.REASON_WRITE_DENIED,
+                        "the API server refused to " + refused.what() + ": " + refused.message()));
+                metrics.writeDenied();
+                denial = denial != null ? denial : refused;
+            }
         }
-        ensureIngress(term, svc, next.getVip());
+        return denial == null ? Result.DONE
+                : Result.retry("write-denied", DENIED_RETRY_BASE, DENIED_RETRY_CAP);
+    }
+
+    /** Runs the allocator where the plan needs it, and keeps the waiting list in step. */
+    private AllocationState allocate(ServiceKey key, Service svc, AllocationNeed need, LeaderState st) {
+        if (need instanceof AllocationNeed.Keep k) {
+            Optional<AllocationConflict> c = st.book().claim(new AllocationRecord(key.toString(), k.pool(), k.address()));
+            c.ifPresent(conflict -> LOG.error("{}: status records VIP {} but {}", key, k.vip(), conflict));
+            st.pending().remove(key);
+            return k.state();
+        }
+        if (need instanceof AllocationNeed.Decided d) {
+            st.pending().remove(key);
+            return d.state();
+        }
+        AllocationNeed.Allocate a = (AllocationNeed.Allocate) need;
+        st.book().syncNodes(cache.nodes());
+        AllocationResult result = st.book().allocate(key.toString(), a.pools(), a.requested());
+        AllocationState state = AllocationState.of(result, a.network());
+        if (result instanceof AllocationResult.Allocated ok) {
+            st.pending().remove(key);
+            requeue.pool(ok.pool());
+        } else if (state instanceof AllocationState.Pending) {
+            st.pending().put(new PendingServices.Waiting(key, createdAt(svc), a.network(), a.requested()));
+        } else {
+            st.pending().remove(key);
+        }
+        return state;
+    }
+
+    /**
+     * SPEC §3.8: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
+     * said once as a Warning event, counted; its address stays reserved when it parses.
+     */
+    private Result skipMalformed(Term term, ServiceKey key, Service svc, AllocationNeed.Malformed m, LeaderState st) {
+        st.pending().remove(key);
+        if (m.address().isPresent()) {
+            st.book().claim(new AllocationRecord(key.toString(), AllocationBook.UNKNOWN_POOL, m.address().getAsLong()));
+        }
+        if (warnOnce(term, key, svc, PlannedEvent.warning(JuneauConstants.EVENT_MALFORMED_STATUS,
+                "ServiceLoadBalancer " + key + ": " + m.message()))) {
+            metrics.malformedStatus();
+        }
         return Result.DONE;
+    }
+
+    /** Applies the ARP action; a write the API server refuses comes back as a denial instead of an exception. */
+    private WriteDenial applyArp(Term term, ServiceKey key, ArpAction action) {
+        if (action instanceof ArpAction.Create c) {
+            return denied(() -> writer.createArpAdvertisement(term, c.created()),
+                    "create ARPAdvertisement \"" + c.created().getMetadata().getName() + "\" for node " + c.node());
+        }
+        if (action instanceof ArpAction.Move mv) {
+            return denied(() -> writer.moveArpAdvertisement(term, mv.existing(), mv.node()),
+                    "move ARPAdvertisement \"" + mv.existing().getMetadata().getName() + "\" to node " + mv.node());
+        }
+        if (action instanceof ArpAction.Delete d) {
+            writer.deleteArpAdvertisement(term, d.existing());
+        } else if (action instanceof ArpAction.Replace r) {
+            ARPAdvertisement stale = r.stale();
+            LOG.info("{}: replacing ARPAdvertisement {} made for {} in {}", key, stale.getMetadata().getName(),
+                    stale.getSpec().getAddress(), stale.getSpec().getExternalNetwork());
+            writer.deleteArpAdvertisement(term, stale);
+            return denied(() -> writer.createArpAdvertisement(term, r.created()),
+                    "create ARPAdvertisement \"" + r.created().getMetadata().getName() + "\" for node " + r.node());
+        }
+        return null;
+    }
+
+    /** Admission (403) or validation (422) refusals become a denial; every other failure propagates. */
+    private static WriteDenial denied(Runnable write, String what) {
+        try {
+            write.run();
+            return null;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 403 && e.getCode() != 422) {
+                throw e;
+            }
+            String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                    : String.valueOf(e.getMessage());
+            return new WriteDenial(what, message);
+        }
+    }
+
+    private void reportWarnings(Term term, ServiceKey key, Service svc, List<PlannedEvent> warnings,
+            WriteDenial denial) {
+        List<PlannedEvent> all = new ArrayList<>(warnings);
+        if (denial != null) {
+            all.add(PlannedEvent.warning(JuneauConstants.REASON_WRITE_DENIED,
+                    "the API server refused to " + denial.what() + ": " + denial.message()));
+        }
+        Set<String> raised = new java.util.HashSet<>();
+        for (PlannedEvent w : all) {
+            raised.add(w.reason());
+            if (warnOnce(term, key, svc, w) && JuneauConstants.REASON_WRITE_DENIED.equals(w.reason())) {
+                metrics.writeDenied();
+            }
+        }
+        for (String reason : List.of(ServicePlanner.WARNING_PORTS, ServicePlanner.WARNING_ARP_CONFLICT,
+                JuneauConstants.REASON_WRITE_DENIED)) {
+            if (!raised.contains(reason)) {
+                clearWarning(key, reason);
+            }
+        }
+    }
+
+    /** Records the warning unless the same one is standing; true when it was recorded. */
+    private boolean warnOnce(Term term, ServiceKey key, Service svc, PlannedEvent w) {
+        Map<String, String> mine = warned.computeIfAbsent(key, x -> new ConcurrentHashMap<>());
+        if (w.message().equals(mine.get(w.reason()))) {
+            return false;
+        }
+        mine.put(w.reason(), w.message());
+        LOG.warn("{}: {}", key, w.message());
+        events.record(term, svc, w.type(), w.reason(), w.message());
+        return true;
+    }
+
+    private void clearWarning(ServiceKey key, String reason) {
+        Map<String, String> mine = warned.get(key);
+        if (mine != null) {
+            mine.remove(reason);
+        }
+    }
+
+    private void count(PlannedEvent e, ServiceLoadBalancerStatus next) {
+        if (JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())) {
+            metrics.allocated();
+        } else if (JuneauConstants.EVENT_ALLOCATION_FAILED.equals(e.reason())) {
+            metrics.allocationFailed(condition(next, JuneauConstants.CONDITION_ALLOCATED).getReason());
+        }
+    }
+
+    /** The mode of the pool the VIP came from: what to announce with while the network cannot be read. */
+    private String vipPoolMode(AllocationState allocation) {
+        String pool = allocation instanceof AllocationState.Allocated a ? a.pool()
+                : allocation instanceof AllocationState.KeptUnusable k ? k.pool() : null;
+        AddressPool p = pool == null ? null : cache.pool(pool);
+        return p == null || p.getSpec() == null ? null : p.getSpec().getAdvertiseMode();
     }
 
     /** The Service is gone or no longer ours: its ServiceLoadBalancer goes (the finalizer path releases). */
@@ -175,21 +312,17 @@ public final class ServiceReconciler {
     /** SPEC §3.5: advertisement deleted, address released, Service ingress cleared, finalizer removed. */
     private Result finalizeDeletion(ServiceKey key, ServiceLoadBalancer slb, Service svc, LeaderState st) {
         Term term = st.term();
-        if (slb.getMetadata().getFinalizers() == null
-                || !slb.getMetadata().getFinalizers().contains(JuneauConstants.FINALIZER)) {
-            return Result.DONE;
-        }
         String arpName = JuneauConstants.arpAdvertisementName(key.namespace(), key.name());
-        ARPAdvertisement existing = writer.arps.read(arpName, cache.arpAdvertisement(arpName));
-        if (existing != null && ArpAdvertiser.belongsTo(existing, key)) {
-            arp.remove(term, existing);
+        ARPAdvertisement existing = cache.arpAdvertisement(arpName);
+        if (existing != null && ServicePlanner.belongsTo(existing, key.namespace(), key.name())) {
+            writer.deleteArpAdvertisement(term, existing);
         }
         Optional<AllocationRecord> released = st.book().release(key.toString());
         released.ifPresent(r -> released(r, st));
-        if (svc != null && hasIngress(svc)) {
+        if (svc != null && !ServicePlanner.currentIngress(svc).isEmpty()) {
             writer.replaceServiceIngress(term, svc, List.of());
         }
-        ServiceLoadBalancer copy = copyOf(slb);
+        ServiceLoadBalancer copy = KubeWriter.copy(slb, ServiceLoadBalancer.class);
         List<String> finalizers = new ArrayList<>(copy.getMetadata().getFinalizers());
         finalizers.remove(JuneauConstants.FINALIZER);
         copy.getMetadata().setFinalizers(finalizers);
@@ -202,198 +335,9 @@ public final class ServiceReconciler {
     }
 
     private void released(AllocationRecord r, LeaderState st) {
-        if (r.pool() != null) {
+        if (r.pool() != null && !AllocationBook.UNKNOWN_POOL.equals(r.pool())) {
             requeue.pool(r.pool());
             CapacityWaker.wake(cache, st, requeue, r.pool(), OptionalLong.of(r.address()));
-        }
-    }
-
-    private ServiceLoadBalancer ensureServiceLoadBalancer(ServiceKey key, Service svc, ServiceLoadBalancer slb,
-            Term term) {
-        ServiceLoadBalancerSpec spec = desiredSpec(svc);
-        OwnerReference owner = new OwnerReferenceBuilder().withApiVersion("v1").withKind("Service")
-                .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).withController(true)
-                .build();
-        if (slb == null) {
-            ServiceLoadBalancer created = new ServiceLoadBalancer();
-            created.setMetadata(new ObjectMetaBuilder().withName(key.name()).withNamespace(key.namespace())
-                    .withOwnerReferences(owner).withFinalizers(JuneauConstants.FINALIZER).build());
-            created.setSpec(spec);
-            created = writer.createServiceLoadBalancer(term, created);
-            LOG.info("{}: created ServiceLoadBalancer (ExternalNetwork {}{})", key, spec.getExternalNetwork(),
-                    spec.getRequestedIP() == null ? "" : ", requested IP " + spec.getRequestedIP());
-            return created;
-        }
-        boolean hasFinalizer = slb.getMetadata().getFinalizers() != null
-                && slb.getMetadata().getFinalizers().contains(JuneauConstants.FINALIZER);
-        boolean hasOwner = controllerUid(slb) != null;
-        if (spec.equals(slb.getSpec()) && hasFinalizer && hasOwner) {
-            return slb;
-        }
-        ServiceLoadBalancer copy = copyOf(slb);
-        copy.setSpec(spec);
-        if (!hasFinalizer) {
-            List<String> f = copy.getMetadata().getFinalizers() == null ? new ArrayList<>()
-                    : new ArrayList<>(copy.getMetadata().getFinalizers());
-            f.add(JuneauConstants.FINALIZER);
-            copy.getMetadata().setFinalizers(f);
-        }
-        if (!hasOwner) {
-            List<OwnerReference> refs = copy.getMetadata().getOwnerReferences() == null ? new ArrayList<>()
-                    : new ArrayList<>(copy.getMetadata().getOwnerReferences());
-            refs.add(owner);
-            copy.getMetadata().setOwnerReferences(refs);
-        }
-        ServiceLoadBalancer updated = writer.updateServiceLoadBalancer(term, copy);
-        LOG.info("{}: updated ServiceLoadBalancer spec (ExternalNetwork {}{})", key, spec.getExternalNetwork(),
-                spec.getRequestedIP() == null ? "" : ", requested IP " + spec.getRequestedIP());
-        return updated;
-    }
-
-    static ServiceLoadBalancerSpec desiredSpec(Service svc) {
-        ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
-        spec.setServiceRef(new ServiceRef(svc.getMetadata().getName()));
-        spec.setExternalNetwork(trimmed(ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)));
-        spec.setRequestedIP(trimmed(ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP)));
-        return spec;
-    }
-
-    private AllocationState allocate(ServiceKey key, Service svc, ServiceLoadBalancer slb,
-            NetworkResolution resolution, LeaderState st) {
-        ServiceLoadBalancerStatus previous = slb.getStatus();
-        String owner = key.toString();
-        if (previous != null && previous.getVip() != null) {
-            // the record of truth: a set VIP never changes, whatever happens to the network later
-            String vip = previous.getVip();
-            try {
-                Optional<AllocationConflict> c = st.book().claim(
-                        new AllocationRecord(owner, previous.getAddressPool(), Ipv4.parse(vip)));
-                c.ifPresent(conflict -> LOG.error("{}: status records VIP {} but {}", key, vip, conflict));
-            } catch (InvalidAddressException e) {
-                LOG.error("{}: status.vip \"{}\" is not an IPv4 address; leaving it untouched", key, vip);
-            }
-            st.pending().remove(key);
-            return new AllocationState.Allocated(vip, previous.getAddressPool());
-        }
-        if (resolution instanceof NetworkResolution.Unavailable un) {
-            st.pending().remove(key);
-            return AllocationState.of(un);
-        }
-        NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
-        String requestedText = slb.getSpec().getRequestedIP();
-        OptionalLong requested = OptionalLong.empty();
-        if (requestedText != null) {
-            try {
-                requested = OptionalLong.of(Ipv4.parse(requestedText));
-            } catch (InvalidAddressException e) {
-                st.pending().remove(key);
-                return new AllocationState.Failed(JuneauConstants.REASON_INVALID_CONFIG, "annotation "
-                        + JuneauConstants.ANNOTATION_REQUESTED_IP + " is \"" + requestedText
-                        + "\", which is not an IPv4 address; set it to one address inside the AddressPools of"
-                        + " ExternalNetwork \"" + usable.networkName() + "\", or remove it");
-            }
-        }
-        st.book().syncNodes(cache.nodes());
-        AllocationResult result = st.book().allocate(owner, usable.poolNames(), requested);
-        AllocationState state = AllocationState.of(result, usable.networkName());
-        if (result instanceof AllocationResult.Allocated a) {
-            st.pending().remove(key);
-            requeue.pool(a.pool());
-        } else if (state instanceof AllocationState.Pending) {
-            st.pending().put(new PendingServices.Waiting(key, createdAt(svc), usable.networkName(), requested));
-        } else {
-            st.pending().remove(key);
-        }
-        return state;
-    }
-
-    /** bgp or arp; when the network cannot be read, the mode of the pool the VIP came from. */
-    private String networkType(NetworkResolution resolution, AllocationState allocation) {
-        if (resolution instanceof NetworkResolution.Usable u) {
-            return u.type();
-        }
-        if (allocation instanceof AllocationState.Allocated a) {
-            AddressPool pool = cache.pool(a.pool());
-            return pool == null || pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
-        }
-        return null;
-    }
-
-    private void warnUnresolvedPorts(Term term, ServiceKey key, Service svc, BackendState backends,
-            List<EndpointSlice> slices) {
-        // without endpoint ports there is nothing to resolve against yet (no pods): not a mistake to warn about
-        boolean slicesHavePorts = slices.stream().anyMatch(s -> s.getPorts() != null && !s.getPorts().isEmpty());
-        if (backends.unresolvedPorts().isEmpty() || !slicesHavePorts) {
-            clearWarning(key, "ports");
-            return;
-        }
-        String message = "named targetPort of Service port(s) " + String.join(", ", backends.unresolvedPorts())
-                + " is not found in the ports of the Service's EndpointSlices, so "
-                + (backends.unresolvedPorts().size() == 1 ? "it is" : "they are")
-                + " left out of status.ports; name the container port like the targetPort, or use a number";
-        warnOnce(term, key, svc, "ports", message);
-    }
-
-    private void warnOnce(Term term, ServiceKey key, Service svc, String kind, String message) {
-        Map<String, String> mine = warned.computeIfAbsent(key, x -> new ConcurrentHashMap<>());
-        if (message.equals(mine.get(kind))) {
-            return;
-        }
-        mine.put(kind, message);
-        String reason = "ports".equals(kind) ? JuneauConstants.EVENT_TARGET_PORT_NOT_FOUND
-                : JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT;
-        LOG.warn("{}: {}", key, message);
-        events.record(term, svc, EventRecorder.WARNING, reason, message);
-    }
-
-    private void clearWarning(ServiceKey key, String kind) {
-        Map<String, String> mine = warned.get(key);
-        if (mine != null) {
-            mine.remove(kind);
-        }
-    }
-
-    /** The Available condition says why nobody announces (a name conflict), instead of blaming the backends. */
-    private static ServiceLoadBalancerStatus withAvailableProblem(ServiceLoadBalancerStatus next, String message) {
-        for (Condition c : next.getConditions()) {
-            if (JuneauConstants.CONDITION_AVAILABLE.equals(c.getType())) {
-                c.setReason(JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT);
-                c.setMessage(message);
-            }
-        }
-        return next;
-    }
-
-    private void recordTransitions(Term term, Service svc, String network, ServiceLoadBalancerStatus prev,
-            ServiceLoadBalancerStatus next) {
-        String prevVip = prev == null ? null : prev.getVip();
-        if (prevVip == null && next.getVip() != null) {
-            metrics.allocated();
-            // the first node to answer ARP is part of this news, not a change of node: one event, not two
-            events.record(term, svc, EventRecorder.NORMAL, JuneauConstants.EVENT_IP_ALLOCATED, "allocated VIP "
-                    + next.getVip() + " from AddressPool " + next.getAddressPool() + " of ExternalNetwork \""
-                    + network + "\"" + (next.getArpAnnouncingNode() == null ? ""
-                            : "; node " + next.getArpAnnouncingNode() + " answers ARP for it"));
-        }
-        Condition allocated = condition(next, JuneauConstants.CONDITION_ALLOCATED);
-        Condition before = condition(prev, JuneauConstants.CONDITION_ALLOCATED);
-        if (allocated != null && "False".equals(allocated.getStatus()) && (before == null
-                || !Objects.equals(before.getStatus(), allocated.getStatus())
-                || !Objects.equals(before.getReason(), allocated.getReason())
-                || !Objects.equals(before.getMessage(), allocated.getMessage()))) {
-            metrics.allocationFailed(allocated.getReason());
-            events.record(term, svc, EventRecorder.WARNING, JuneauConstants.EVENT_ALLOCATION_FAILED,
-                    allocated.getReason() + ": " + allocated.getMessage());
-        }
-        String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
-        if (!Objects.equals(prevNode, next.getArpAnnouncingNode())) {
-            metrics.arpNodeChanged();
-        }
-        if (prevVip != null && !Objects.equals(prevNode, next.getArpAnnouncingNode())) {
-            events.record(term, svc, EventRecorder.NORMAL, JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
-                    "node answering ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
-                            + (prevNode == null ? "<none>" : prevNode) + " -> "
-                            + (next.getArpAnnouncingNode() == null ? "<none>" : next.getArpAnnouncingNode()));
         }
     }
 
@@ -401,8 +345,9 @@ public final class ServiceReconciler {
         String prevPhase = prev == null ? null : prev.getPhase();
         String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
         String prevVip = prev == null ? null : prev.getVip();
-        if (Objects.equals(prevPhase, next.getPhase()) && Objects.equals(prevNode, next.getArpAnnouncingNode())
-                && Objects.equals(prevVip, next.getVip())) {
+        if (java.util.Objects.equals(prevPhase, next.getPhase())
+                && java.util.Objects.equals(prevNode, next.getArpAnnouncingNode())
+                && java.util.Objects.equals(prevVip, next.getVip())) {
             return;
         }
         Condition why = condition(next, JuneauConstants.PHASE_PENDING.equals(next.getPhase())
@@ -413,41 +358,6 @@ public final class ServiceReconciler {
                 why == null ? "" : " (" + why.getReason() + ")");
     }
 
-    private void ensureIngress(Term term, Service svc, String vip) {
-        List<LoadBalancerIngress> desired = vip == null ? List.of()
-                : List.of(new LoadBalancerIngressBuilder().withIp(vip).withIpMode(IP_MODE_VIP).build());
-        if (!sameIngress(currentIngress(svc), desired)) {
-            writer.replaceServiceIngress(term, svc, desired);
-        }
-    }
-
-    private static List<LoadBalancerIngress> currentIngress(Service svc) {
-        if (svc.getStatus() == null || svc.getStatus().getLoadBalancer() == null
-                || svc.getStatus().getLoadBalancer().getIngress() == null) {
-            return List.of();
-        }
-        return svc.getStatus().getLoadBalancer().getIngress();
-    }
-
-    static boolean hasIngress(Service svc) {
-        return !currentIngress(svc).isEmpty();
-    }
-
-    private static boolean sameIngress(List<LoadBalancerIngress> a, List<LoadBalancerIngress> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            LoadBalancerIngress x = a.get(i);
-            LoadBalancerIngress y = b.get(i);
-            if (!Objects.equals(x.getIp(), y.getIp()) || !Objects.equals(x.getIpMode(), y.getIpMode())
-                    || !Objects.equals(x.getHostname(), y.getHostname())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     static Condition condition(ServiceLoadBalancerStatus s, String type) {
         if (s == null || s.getConditions() == null) {
             return null;
@@ -455,38 +365,8 @@ public final class ServiceReconciler {
         return s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     }
 
-    private static boolean ownedBy(ServiceLoadBalancer slb, Service svc) {
-        String uid = controllerUid(slb);
-        return uid == null || uid.equals(svc.getMetadata().getUid());
-    }
-
-    static String controllerUid(ServiceLoadBalancer slb) {
-        if (slb.getMetadata().getOwnerReferences() == null) {
-            return null;
-        }
-        return slb.getMetadata().getOwnerReferences().stream()
-                .filter(r -> Boolean.TRUE.equals(r.getController()) && "Service".equals(r.getKind()))
-                .map(OwnerReference::getUid).findFirst().orElse(null);
-    }
-
     private static String createdAt(Service svc) {
         String t = svc.getMetadata().getCreationTimestamp();
         return t == null ? "" : t;
-    }
-
-    private static String trimmed(String s) {
-        if (s == null) {
-            return null;
-        }
-        String t = s.trim();
-        return t.isEmpty() ? null : t;
-    }
-
-    private static ServiceLoadBalancer copyOf(ServiceLoadBalancer slb) {
-        return KubeWriter.copy(slb, ServiceLoadBalancer.class);
-    }
-
-    private String now() {
-        return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
 }

@@ -62,9 +62,22 @@ public final class MockCluster implements AutoCloseable {
     }
 
     public MockCluster(TestDispatcher dispatcher) {
+        this(dispatcher, -1);
+    }
+
+    /** A fresh cluster listening on a chosen loopback port (-1: any), e.g. to bring an API server back. */
+    public static MockCluster onPort(int port) {
+        return new MockCluster(new TestDispatcher(), port);
+    }
+
+    private MockCluster(TestDispatcher dispatcher, int port) {
         this.dispatcher = dispatcher;
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
-        server.init();
+        if (port < 0) {
+            server.init();
+        } else {
+            server.init(java.net.InetAddress.getLoopbackAddress(), port);
+        }
         client = server.createClient();
         for (Class<? extends CustomResource<?, ?>> kind : List.of(AddressPool.class, ExternalNetwork.class,
                 ServiceLoadBalancer.class, ARPAdvertisement.class)) {

@@ -16,6 +16,13 @@ public final class Scrape {
                 .orElse(Double.NaN);
     }
 
+    /** The value of a series without labels, NaN when absent. */
+    public static double unlabelled(JuneauController c, String name) {
+        return c.scrapeMetrics().lines().filter(l -> l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
+                .orElse(Double.NaN);
+    }
+
     /** Keys waiting, reconciling or waiting for a retry in every queue: zero means nothing left to do. */
     public static double unfinishedWork(JuneauController c) {
         return value(c, "juneau_workqueue_unfinished", "queue", "services")

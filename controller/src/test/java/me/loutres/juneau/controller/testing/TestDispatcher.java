@@ -58,6 +58,9 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
 
     private volatile long lastWriteNanos = System.nanoTime();
     private volatile boolean leaseWritesLost;
+    private volatile Predicate<RecordedRequest> denyWhen = r -> false;
+    private volatile String denyMessage = "";
+    private final AtomicInteger denialsSent = new AtomicInteger();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -69,6 +72,12 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
             return new MockResponse().setResponseCode(503).setHeader("Content-Type", "application/json")
                     .setBody("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"code\":503,"
                             + "\"reason\":\"ServiceUnavailable\",\"message\":\"simulated: the write never arrived\"}");
+        }
+        if (isWrite(request) && denyWhen.test(request)) {
+            denialsSent.incrementAndGet();
+            return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json")
+                    .setBody("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"code\":403,"
+                            + "\"reason\":\"Forbidden\",\"message\":" + quoted(denyMessage) + "}");
         }
         if (record) {
             requests.add(new Request(request.getMethod(), request.getPath(), request.getHeader("User-Agent")));
@@ -91,6 +100,27 @@ public final class TestDispatcher extends KubernetesCrudDispatcher {
 
     public int conflictsSent() {
         return conflictsSent.get();
+    }
+
+    /**
+     * Until {@link #allowWrites}, writes that match are refused with 403 and this message, as an admission webhook
+     * refuses them.
+     */
+    public void denyWrites(Predicate<RecordedRequest> when, String message) {
+        denyMessage = message;
+        denyWhen = when;
+    }
+
+    public void allowWrites() {
+        denyWhen = r -> false;
+    }
+
+    public int denialsSent() {
+        return denialsSent.get();
+    }
+
+    private static String quoted(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     /** While true, every Lease write is lost (503): a process stopping now cannot release its Lease. */

@@ -1,0 +1,97 @@
+package me.loutres.juneau.controller;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.controller.reconcile.Requeue;
+import me.loutres.juneau.plan.NodeLiveness;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns node agents' Leases into re-queues of the Services with endpoints on a node whose liveness changed
+ * (SPEC §3.7). A Lease that simply stops being renewed sends no event, so for each live node one timer fires at
+ * the instant its Lease runs out; it looks again and, if no renewal came, the node's Services are re-queued and
+ * the plan elects another node. Renewals (every second per owning agent) cost nothing more than a map update:
+ * only a change alive ↔ dead re-queues.
+ */
+final class NodeLivenessWatch implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeLivenessWatch.class);
+
+    private final ClusterCache cache;
+    private final Requeue requeue;
+    private final Clock clock;
+    private final BooleanSupplier leading;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "juneau-node-liveness");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Nodes last seen dead (absent = alive or judged by endpoints). */
+    private final Map<String, Boolean> dead = new ConcurrentHashMap<>();
+    /** When each node's pending check fires. */
+    private final Map<String, Instant> checkAt = new ConcurrentHashMap<>();
+
+    NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading) {
+        this.cache = cache;
+        this.requeue = requeue;
+        this.clock = clock;
+        this.leading = leading;
+    }
+
+    /** An agent Lease was added, renewed, released or deleted (null {@code now} = deleted). */
+    void observed(String node, Lease now) {
+        judge(node, now);
+    }
+
+    /** Everything again at the start of a term: the timers of a standby may not have run. */
+    void resync(Iterable<String> nodes) {
+        nodes.forEach(n -> judge(n, cache.agentLease(n)));
+    }
+
+    private void judge(String node, Lease lease) {
+        Instant t = clock.instant();
+        NodeLiveness.State s = lease == null ? null : NodeLiveness.judge(lease, t);
+        boolean isDead = s != null && s.dead();
+        Boolean before = dead.put(node, isDead);
+        if (before == null ? isDead : before != isDead) {
+            LOG.info("node {} is {} by its agent's Lease{}", node, isDead ? "dead" : "alive again",
+                    isDead ? " (" + s.why() + "): its VIPs go to other nodes" : "");
+            if (leading.getAsBoolean()) {
+                cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+            }
+        }
+        Optional<Instant> expires = s == null || isDead ? Optional.empty() : s.expiresAt();
+        expires.ifPresent(e -> schedule(node, e));
+    }
+
+    private void schedule(String node, Instant at) {
+        // one pending check per node; the check re-reads the Lease and schedules the next expiry itself
+        if (checkAt.putIfAbsent(node, at) != null) {
+            return;
+        }
+        long delay = Math.max(1, Duration.between(clock.instant(), at).toMillis() + 1);
+        try {
+            timer.schedule(() -> {
+                checkAt.remove(node);
+                judge(node, cache.agentLease(node));
+            }, delay, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            checkAt.remove(node);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

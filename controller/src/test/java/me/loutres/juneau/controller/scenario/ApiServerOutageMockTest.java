@@ -1,0 +1,105 @@
+package me.loutres.juneau.controller.scenario;
+
+import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.controller.testing.MockCluster;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 14 item 2 for the controller: started while the API server is down it retries (alive, not ready), becomes
+ * ready and leads once the server is up, and recovers when the server goes away mid-run and comes back (every
+ * watch lost, the store new). Each outage is one log line, and one more when it ends.
+ */
+class ApiServerOutageMockTest {
+
+    @Test
+    void startsWithTheApiServerDownReachesReadyOnceItIsUpAndRecoversFromAnOutageMidRun() throws Exception {
+        int port = freePort();
+        Logger connLog = (Logger) LoggerFactory.getLogger("me.loutres.juneau.controller.cache.ApiConnection");
+        Level before = connLog.getLevel();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        connLog.addAppender(lines);
+        connLog.setLevel(Level.INFO);
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port)
+                .withNamespace("default").withRequestRetryBackoffLimit(0).withConnectionTimeout(500)
+                .withWatchReconnectInterval(200).build();
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+            JuneauController ctl = JuneauController.start(client, MockCluster.fastOptions("outage"));
+            try {
+                // down from the start: retrying, so alive; not ready; nobody leads
+                Eventually.until("the outage is noticed", () -> count(lines, "cannot reach the API server") == 1);
+                Thread.sleep(1_500);
+                assertThat(ctl.isHealthy()).isTrue();
+                assertThat(ctl.isReady()).isFalse();
+                assertThat(ctl.isLeader()).isFalse();
+                assertThat(count(lines, "cannot reach the API server")).as("one line per outage, not per retry")
+                        .isEqualTo(1);
+
+                try (MockCluster first = MockCluster.onPort(port)) {
+                    Eventually.until("ready once the API server is up", ctl::isReady);
+                    Eventually.until("leads", ctl::isLeader);
+                    first.pool("out-pool", "bgp", "10.92.0.0/29");
+                    first.network("out-net", "bgp", "out-pool");
+                    first.service("out", "web", "out-net");
+                    eventually(() -> assertThat(first.slb("out", "web").getStatus().getVip()).isEqualTo("10.92.0.1"));
+                    Eventually.until("the recovery is said once", () -> count(lines, "reachable again") == 1);
+                }
+
+                // gone mid-run: every watch breaks; the controller keeps retrying and stays alive
+                Eventually.until("the second outage is noticed",
+                        () -> count(lines, "cannot reach the API server") == 2);
+                assertThat(ctl.isHealthy()).isTrue();
+
+                try (MockCluster second = MockCluster.onPort(port)) {
+                    second.pool("back-pool", "bgp", "10.93.0.0/29");
+                    second.network("back-net", "bgp", "back-pool");
+                    second.service("back", "web", "back-net");
+                    eventually(Duration.ofSeconds(60), () -> {
+                        assertThat(second.slb("back", "web").getStatus().getVip()).isEqualTo("10.93.0.1");
+                        assertThat(second.slb("back", "web").getStatus().getPhase())
+                                .isEqualTo(JuneauConstants.PHASE_ALLOCATED);
+                    });
+                    assertThat(ctl.isHealthy()).isTrue();
+                    assertThat(ctl.isReady()).isTrue();
+                    Eventually.until("the second recovery is said once", () -> count(lines, "reachable again") == 2);
+                }
+            } finally {
+                ctl.close();
+            }
+        } finally {
+            connLog.detachAppender(lines);
+            connLog.setLevel(before);
+        }
+        List<ILoggingEvent> all = List.copyOf(lines.list);
+        assertThat(all).as("no stack trace for an expected outage").allSatisfy(e ->
+                assertThat(e.getThrowableProxy()).isNull());
+    }
+
+    private static long count(ListAppender<ILoggingEvent> lines, String text) {
+        return List.copyOf(lines.list).stream().filter(e -> e.getFormattedMessage().contains(text)).count();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

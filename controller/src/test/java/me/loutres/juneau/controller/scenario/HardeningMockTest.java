@@ -1,0 +1,170 @@
+package me.loutres.juneau.controller.scenario;
+
+import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
+import me.loutres.juneau.api.v1alpha1.ServiceRef;
+import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.controller.testing.MockCluster;
+import me.loutres.juneau.controller.testing.ScenarioBase;
+import me.loutres.juneau.controller.testing.Scrape;
+import org.junit.jupiter.api.Test;
+
+/** Inputs a real cluster produces and the controller once choked on (SPEC §3.1, §3.2, §3.8). */
+class HardeningMockTest extends ScenarioBase {
+
+    @Test
+    void aWriteTheApiServerRefusesBecomesAConditionAndAWarningAndIsRetriedWithBackoff() {
+        cluster.pool("wd-pool", "arp", "10.87.0.1-10.87.0.4");
+        cluster.network("wd-net", "arp", "wd-pool");
+        String message = "admission webhook \"arpadvertisements.validate.juneau.loutres.me\" denied the request:"
+                + " spec.address 10.87.0.1 is the InternalIP of Node wd-node";
+        cluster.dispatcher().denyWrites(r -> "POST".equals(r.getMethod())
+                && r.getPath().contains("/arpadvertisements"), message);
+        try {
+            cluster.service("wd", "web", "wd-net");
+            cluster.endpoints("wd", "web", "wd-node");
+            eventually(() -> {
+                Condition c = condition(status("wd", "web"), JuneauConstants.CONDITION_AVAILABLE);
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getReason()).isEqualTo(JuneauConstants.REASON_WRITE_DENIED);
+                assertThat(c.getMessage()).contains(message);
+            });
+            eventually(() -> assertThat(cluster.events("wd", "web", JuneauConstants.REASON_WRITE_DENIED))
+                    .singleElement().satisfies(e -> {
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getMessage()).contains(message);
+                    }));
+            assertThat(status("wd", "web").getVip()).isEqualTo("10.87.0.1");
+            assertThat(Scrape.unlabelled(controller, "juneau_writes_denied_total")).isGreaterThanOrEqualTo(1.0);
+
+            // backoff from 1 s doubling: a blind retry loop (20 ms doubling) would try about eight times here
+            int before = cluster.dispatcher().denialsSent();
+            sleep(4_000);
+            assertThat(cluster.dispatcher().denialsSent() - before).as("refused writes in 4 s").isLessThanOrEqualTo(4);
+            assertThat(controller.scrapeMetrics()).containsPattern(
+                    "juneau_reconcile_errors_total\\{cause=\"write-denied\",kind=\"service\"\\} [1-9]");
+        } finally {
+            cluster.dispatcher().allowWrites();
+        }
+        // fixed: the next retry goes through and the condition clears
+        eventually(java.time.Duration.ofSeconds(60), () -> {
+            assertThat(cluster.arp("wd", "web")).isNotNull();
+            assertThat(status("wd", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+        });
+    }
+
+    @Test
+    void aRequestedIpThatIsANodesInternalIpInAnArpPoolIsAConfigurationError() {
+        cluster.node("ipnode-1", "10.88.0.2");
+        cluster.pool("ipn-pool", "arp", "10.88.0.1-10.88.0.4");
+        cluster.network("ipn-net", "arp", "ipn-pool");
+        cluster.serviceRequesting("ipn", "web", "ipn-net", "10.88.0.2");
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("ipn", "web");
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+            Condition c = condition(s, JuneauConstants.CONDITION_ALLOCATED);
+            assertThat(c.getReason()).isEqualTo(JuneauConstants.REASON_INVALID_CONFIG);
+            assertThat(c.getMessage()).contains("10.88.0.2").contains("Node ipnode-1");
+            assertThat(s.getVip()).isNull();
+        });
+    }
+
+    @Test
+    void anEmptyRequestedIpAnnotationMeansNone() {
+        cluster.pool("empty-pool", "bgp", "10.89.0.0/30");
+        cluster.network("empty-net", "bgp", "empty-pool");
+        cluster.serviceRequesting("empty", "web", "empty-net", "  ");
+        eventually(() -> {
+            assertThat(status("empty", "web").getVip()).isEqualTo("10.89.0.1");
+            assertThat(cluster.slb("empty", "web").getSpec().getRequestedIP()).isNull();
+        });
+    }
+
+    @Test
+    void aNetworkThatBreaksAfterAllocationIsAnErrorAndTheVipIsKept() {
+        cluster.pool("brk-pool", "bgp", "10.90.4.0/30");
+        cluster.network("brk-net", "bgp", "brk-pool");
+        cluster.service("brk", "web", "brk-net");
+        cluster.endpoints("brk", "web", "brk-node");
+        eventually(() -> assertThat(status("brk", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY));
+        String vip = status("brk", "web").getVip();
+
+        cluster.client().resources(ExternalNetwork.class).withName("brk-net").delete();
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("brk", "web");
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+            assertThat(s.getVip()).isEqualTo(vip);
+            assertThat(s.getAddressPool()).isEqualTo("brk-pool");
+            assertThat(condition(s, JuneauConstants.CONDITION_ALLOCATED).getReason())
+                    .isEqualTo(JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE);
+        });
+        assertThat(ingress("brk", "web")).extracting(i -> i.getIp()).containsExactly(vip);
+
+        cluster.network("brk-net", "bgp", "brk-pool");
+        eventually(() -> {
+            assertThat(status("brk", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+            assertThat(status("brk", "web").getVip()).isEqualTo(vip);
+        });
+    }
+
+    @Test
+    void aMalformedStatusIsSkippedInRestoreAndReconcileAndItsAddressStaysReserved() {
+        try (MockCluster c = new MockCluster()) {
+            c.pool("mal-pool", "bgp", "10.91.4.0/30");   // usable: .1 and .2
+            c.network("mal-net", "bgp", "mal-pool");
+            Service bad = c.service("mal", "bad", "mal-net");
+            ServiceLoadBalancer slb = new ServiceLoadBalancer();
+            slb.setMetadata(new ObjectMetaBuilder().withNamespace("mal").withName("bad")
+                    .withFinalizers(JuneauConstants.FINALIZER).addNewOwnerReference().withApiVersion("v1")
+                    .withKind("Service").withName("bad").withUid(bad.getMetadata().getUid()).withController(true)
+                    .endOwnerReference().build());
+            ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
+            spec.setServiceRef(new ServiceRef("bad"));
+            spec.setExternalNetwork("mal-net");
+            slb.setSpec(spec);
+            ServiceLoadBalancer created = c.client().resources(ServiceLoadBalancer.class).inNamespace("mal")
+                    .resource(slb).create();
+            ServiceLoadBalancerStatus broken = new ServiceLoadBalancerStatus();
+            broken.setVip("10.91.4.1");    // and no addressPool
+            created.setStatus(broken);
+            c.client().resources(ServiceLoadBalancer.class).inNamespace("mal").resource(created).updateStatus();
+
+            JuneauController ctl = c.startController("malformed");
+            Eventually.until("the controller leads despite the bad record", ctl::isLeader);
+            c.service("mal", "good", "mal-net");
+            eventually(() -> assertThat(c.slb("mal", "good").getStatus().getVip())
+                    .as("the malformed record's address is not handed out").isEqualTo("10.91.4.2"));
+            eventually(() -> assertThat(c.events("mal", "bad", JuneauConstants.EVENT_MALFORMED_STATUS))
+                    .singleElement().satisfies(e -> assertThat(e.getMessage()).contains("no status.addressPool")));
+            assertThat(c.slb("mal", "bad").getStatus().getVip()).isEqualTo("10.91.4.1");
+            assertThat(c.slb("mal", "bad").getStatus().getAddressPool()).as("left as it is").isNull();
+            assertThat(Scrape.unlabelled(ctl, "juneau_malformed_status_total")).isGreaterThanOrEqualTo(1.0);
+            assertThat(ctl.isReady()).isTrue();
+
+            // a third Service waits: the pool is full with the reserved address
+            c.service("mal", "third", "mal-net");
+            eventually(() -> assertThat(c.slb("mal", "third").getStatus().getPhase())
+                    .isEqualTo(JuneauConstants.PHASE_PENDING));
+            assertThat(c.slb("mal", "third").getStatus().getVip()).isNull();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+}
