@@ -1,35 +1,28 @@
 package me.loutres.juneau.controller;
 
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import me.loutres.juneau.allocation.AllocationConflict;
-import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.http.OpsServer;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
-import me.loutres.juneau.controller.reconcile.AllocationBook;
+import me.loutres.juneau.controller.reconcile.AllocationRestore;
 import me.loutres.juneau.controller.reconcile.EventRecorder;
 import me.loutres.juneau.controller.reconcile.KubeWriter;
 import me.loutres.juneau.controller.reconcile.LeaderState;
-import me.loutres.juneau.controller.reconcile.PendingServices;
 import me.loutres.juneau.controller.reconcile.PoolReconciler;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
-import me.loutres.juneau.runtime.Backoff;
 import me.loutres.juneau.runtime.ControllerRuntime;
 import me.loutres.juneau.runtime.LostLeadershipException;
 import me.loutres.juneau.runtime.MicrometerRuntimeMetrics;
@@ -57,7 +50,6 @@ public final class JuneauController implements AutoCloseable {
     private static final Duration RETRY_BASE = Duration.ofMillis(20);
     private static final Duration RETRY_MAX = Duration.ofSeconds(60);
 
-    private final KubernetesClient client;
     private final ControllerOptions options;
     private final ControllerMetrics metrics = new ControllerMetrics();
     private final ClusterCache cache;
@@ -72,14 +64,15 @@ public final class JuneauController implements AutoCloseable {
     private final EventRouter router;
     private final NodeLivenessWatch liveness;
     private final CompletableFuture<Void> synced;
+    private final AllocationRestore restore;
     private OpsServer ops;
     private volatile boolean closed;
 
     private JuneauController(KubernetesClient client, ControllerOptions options) {
-        this.client = client;
         this.options = options;
         this.cache = new ClusterCache(client, options.namespace());
         this.writer = new KubeWriter(client, cache);
+        this.restore = new AllocationRestore(client, cache, metrics);
         this.runtime = new ControllerRuntime("juneau", new MicrometerRuntimeMetrics(metrics.registry()));
         this.services = runtime.register(Registration.of("service", "services", serviceWork())
                 .withWorkers(options.workers()).withBackoff(RETRY_BASE, RETRY_MAX));
@@ -175,7 +168,7 @@ public final class JuneauController implements AutoCloseable {
         if (synced.isCompletedExceptionally()) {
             synced.join();
         }
-        LeaderState st = restore(term);
+        LeaderState st = restore.restore(term, () -> closed);
         if (st == null) {
             return false;
         }
@@ -228,46 +221,6 @@ public final class JuneauController implements AutoCloseable {
                 }
             }
         };
-    }
-
-    /**
-     * SPEC §3.2: before the first allocation of a term, every ServiceLoadBalancer status is read from the API
-     * server itself (not the cache, which may lag behind the previous leader's last writes).
-     */
-    private LeaderState restore(Term term) throws InterruptedException {
-        Backoff<String> retry = new Backoff<>(Duration.ofMillis(200), Duration.ofSeconds(10));
-        while (term.active() && !closed) {
-            try {
-                long t0 = System.nanoTime();
-                List<ServiceLoadBalancer> all = listAllServiceLoadBalancers();
-                AllocationBook book = new AllocationBook();
-                cache.pools().forEach(book::syncPool);
-                book.syncNodes(cache.nodes());
-                List<AllocationConflict> conflicts = book.restore(all, cache.pools());
-                conflicts.forEach(c -> LOG.error("restoring allocations: {}", c));
-                LOG.info("restored {} allocations from {} ServiceLoadBalancers in {} ms ({})", book.records().size(),
-                        all.size(), (System.nanoTime() - t0) / 1_000_000, term);
-                return new LeaderState(term, book, new PendingServices());
-            } catch (KubernetesClientException e) {
-                Duration d = retry.next("restore");
-                LOG.warn("cannot list ServiceLoadBalancers to restore allocations ({}); retrying in {} ms",
-                        e.getMessage(), d.toMillis());
-                Thread.sleep(d.toMillis());
-            }
-        }
-        return null;
-    }
-
-    private List<ServiceLoadBalancer> listAllServiceLoadBalancers() {
-        List<ServiceLoadBalancer> all = new ArrayList<>();
-        String next = null;
-        do {
-            var page = client.resources(ServiceLoadBalancer.class).inAnyNamespace()
-                    .list(new ListOptionsBuilder().withLimit(500L).withContinue(next).build());
-            all.addAll(page.getItems());
-            next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-        } while (next != null && !next.isEmpty());
-        return all;
     }
 
     /** A new term looks at everything once: every pool, every managed Service (oldest first), every SLB. */

@@ -2,7 +2,6 @@ package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -12,7 +11,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,9 +22,8 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
-import me.loutres.juneau.ip.InvalidAddressException;
-import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.view.NodeInternalIps;
 
 /**
  * The informer caches the controller reads (it never lists the API server per reconcile), with the indexes
@@ -267,24 +264,9 @@ public final class ClusterCache implements AutoCloseable {
         return Set.copyOf(nodes.getStore().listKeys());
     }
 
-    /** Node InternalIPs (IPv4) → the Node's name. */
+    /** Node InternalIPs (IPv4) → the Node's name (the shared reader). */
     public Map<Long, String> nodeAddresses() {
-        Map<Long, String> m = new HashMap<>();
-        for (Node n : nodes.getStore().list()) {
-            if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
-                continue;
-            }
-            for (NodeAddress a : n.getStatus().getAddresses()) {
-                if (a != null && "InternalIP".equals(a.getType()) && a.getAddress() != null) {
-                    try {
-                        m.putIfAbsent(Ipv4.parse(a.getAddress().trim()), n.getMetadata().getName());
-                    } catch (InvalidAddressException e) {
-                        // an IPv6 InternalIP cannot collide with an IPv4 VIP
-                    }
-                }
-            }
-        }
-        return m;
+        return NodeInternalIps.byAddress(nodes.getStore().list());
     }
 
     /** The node agents' Leases read at {@code now} (SPEC §3.7). */

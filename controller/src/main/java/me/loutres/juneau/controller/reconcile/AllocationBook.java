@@ -26,12 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class AllocationBook {
     private static final Logger LOG = LoggerFactory.getLogger(AllocationBook.class);
 
-    /**
-     * The pool of a record whose status names none (malformed, SPEC §3.8): the address stays held so it is never
-     * handed out twice, and no pool's counts include it.
-     */
-    public static final String UNKNOWN_POOL = "";
-
     private final Allocator allocator = new Allocator();
     /** What each pool was last synced from (mode and entries), to skip re-parsing an unchanged pool. */
     private final Map<String, List<String>> synced = new ConcurrentHashMap<>();

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
@@ -116,7 +117,7 @@ public final class ServiceReconciler {
         AllocationNeed need = ServicePlanner.need(slb, resolution,
                 slb.getSpec().getRequestedIP() == null ? Map.of() : cache.nodeAddresses());
         if (need instanceof AllocationNeed.Malformed m) {
-            return skipMalformed(term, key, svc, m, st);
+            return skipMalformed(term, key, svc, slb, m, st);
         }
         clearWarning(key, JuneauConstants.EVENT_MALFORMED_STATUS);
         AllocationState allocation = allocate(key, svc, need, st);
@@ -188,11 +189,11 @@ public final class ServiceReconciler {
      * SPEC §3.8: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
      * said once as a Warning event, counted; its address stays reserved when it parses.
      */
-    private Result skipMalformed(Term term, ServiceKey key, Service svc, AllocationNeed.Malformed m, LeaderState st) {
+    private Result skipMalformed(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb,
+            AllocationNeed.Malformed m, LeaderState st) {
         st.pending().remove(key);
-        if (m.address().isPresent()) {
-            st.book().claim(new AllocationRecord(key.toString(), AllocationBook.UNKNOWN_POOL, m.address().getAsLong()));
-        }
+        // reserved the way the restore reserves it (the shared feed: under the pool whose entries contain it)
+        AllocatorFeed.records(List.of(slb), cache.pools()).records().forEach(st.book()::claim);
         if (warnOnce(term, key, svc, PlannedEvent.warning(JuneauConstants.EVENT_MALFORMED_STATUS,
                 "ServiceLoadBalancer " + key + ": " + m.message()))) {
             metrics.malformedStatus();
@@ -335,7 +336,7 @@ public final class ServiceReconciler {
     }
 
     private void released(AllocationRecord r, LeaderState st) {
-        if (r.pool() != null && !AllocationBook.UNKNOWN_POOL.equals(r.pool())) {
+        if (r.pool() != null && !r.pool().isEmpty()) {
             requeue.pool(r.pool());
             CapacityWaker.wake(cache, st, requeue, r.pool(), OptionalLong.of(r.address()));
         }
