@@ -42,6 +42,9 @@ import org.junit.jupiter.api.Test;
 class ExamplesTest {
     static final Path EXAMPLES = Path.of("examples");
     static final Path BAD = Path.of("src/test/resources/bad-examples");
+    /** The demo's story (bin/juneau demo plays these files): its own pools, and objects the webhook must refuse. */
+    static final Path DEMO = EXAMPLES.resolve("demo");
+    static final Path DEMO_REFUSED = DEMO.resolve("refused");
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     static final Map<String, Integer> ORDER = Map.of(JuneauConstants.KIND_ADDRESS_POOL, 0,
             JuneauConstants.KIND_EXTERNAL_NETWORK, 1, "Service", 2);
@@ -118,6 +121,11 @@ class ExamplesTest {
         return out;
     }
 
+    /** The examples a user applies together: everything but the demo's, which has pools of its own. */
+    static List<Example> userExamples() {
+        return examples(EXAMPLES).stream().filter(e -> !e.file().startsWith(DEMO)).toList();
+    }
+
     static Set<ValidationMessage> schemaErrors(Example e) {
         JsonSchema schema = schemas.get(e.kind());
         assertThat(schema).as("%s: a schema for kind %s", e, e.kind()).isNotNull();
@@ -126,7 +134,7 @@ class ExamplesTest {
 
     @Test
     void examplesCoverBothNetworkTypesAndManagedServices() {
-        List<Example> all = examples(EXAMPLES);
+        List<Example> all = userExamples();
         assertThat(all.stream().filter(e -> e.kind().equals(JuneauConstants.KIND_ADDRESS_POOL))
                 .map(e -> e.content().path("spec").path("advertiseMode").asText())).contains("arp", "bgp");
         assertThat(all.stream().filter(e -> e.kind().equals("Service")).map(e -> SERIALIZATION.convertValue(e.content(), Service.class))
@@ -164,7 +172,7 @@ class ExamplesTest {
 
     @Test
     void examplesPassTheAdmissionRulesInDependencyOrder() {
-        List<Example> ordered = new ArrayList<>(examples(EXAMPLES));
+        List<Example> ordered = new ArrayList<>(userExamples());
         ordered.sort(Comparator.comparingInt(e -> ORDER.getOrDefault(e.kind(), 9)));
         AdmissionEngine engine = new AdmissionEngine(AdmissionSettings.defaults());
         SnapshotClusterView view = SnapshotClusterView.empty();
@@ -178,6 +186,51 @@ class ExamplesTest {
                 assertThat(r.getPatch()).as("%s would be patched by %s", e, endpoint.path()).isNull();
             }
             view = view.with(object);
+        }
+    }
+
+    /**
+     * The demo's files behave as the demo shows them: in its order (pools, networks, then Services), with its three
+     * Nodes, each good file is admitted and each file under refused/ is denied. The mutating webhook may change the
+     * good ones (web.yaml shows the externalTrafficPolicy warning).
+     */
+    @Test
+    void theDemoManifestsAreAdmittedOrRefusedAsTheDemoShowsThem() {
+        AdmissionEngine engine = new AdmissionEngine(AdmissionSettings.defaults());
+        SnapshotClusterView view = SnapshotClusterView.empty();
+        for (int i = 1; i <= 3; i++) {
+            view = view.with(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-" + (char) ('a' + i - 1))
+                    .endMetadata().withNewStatus().addNewAddress().withType("InternalIP").withAddress("192.168.10.1" + i)
+                    .endAddress().endStatus().build());
+        }
+        List<Example> good = new ArrayList<>(examples(DEMO).stream().filter(e -> !e.file().startsWith(DEMO_REFUSED)).toList());
+        good.sort(Comparator.comparingInt(e -> ORDER.getOrDefault(e.kind(), 9)));
+        assertThat(good).extracting(Example::kind).contains(JuneauConstants.KIND_ADDRESS_POOL, "Service", "EndpointSlice");
+        for (Example e : good) {
+            JsonNode content = e.content();
+            HasMetadata object = SERIALIZATION.convertValue(content, HasMetadata.class);
+            for (Endpoint endpoint : AdmissionEngine.endpointsFor(resourceOf(e))) {
+                AdmissionResponse r = engine.review(endpoint.path(), create(e, object, endpoint.resource()), view);
+                assertThat(r.getAllowed()).as("%s on %s: %s", e, endpoint.path(),
+                        r.getStatus() == null ? "" : r.getStatus().getMessage()).isTrue();
+                if (r.getPatch() != null) {
+                    // the API server validates what the mutating webhook made of the object
+                    content = me.loutres.juneau.admission.JsonPatch.apply(content, r.getPatch());
+                    object = SERIALIZATION.convertValue(content, HasMetadata.class);
+                }
+            }
+            view = view.with(object);
+        }
+        List<Example> refused = examples(DEMO_REFUSED);
+        assertThat(refused).hasSizeGreaterThanOrEqualTo(7);
+        for (Example e : refused) {
+            HasMetadata object = SERIALIZATION.convertValue(e.content(), HasMetadata.class);
+            boolean denied = false;
+            for (Endpoint endpoint : AdmissionEngine.endpointsFor(resourceOf(e))) {
+                AdmissionResponse r = engine.review(endpoint.path(), create(e, object, endpoint.resource()), view);
+                denied |= !r.getAllowed();
+            }
+            assertThat(denied).as("%s must be refused", e).isTrue();
         }
     }
 

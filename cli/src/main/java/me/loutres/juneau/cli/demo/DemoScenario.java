@@ -3,11 +3,8 @@ package me.loutres.juneau.cli.demo;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,9 +18,7 @@ import java.util.function.Supplier;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
-import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.cli.local.LocalStack;
@@ -35,9 +30,9 @@ import me.loutres.juneau.election.ArpElection;
  */
 public final class DemoScenario {
     static final String NS = "default";
-    static final String LAN_RANGE = "192.168.10.200-192.168.10.202";
-    static final String EDGE_CIDR = "203.0.113.0/30";
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** The demo's manifests the webhook must refuse, under {@link DemoManifests#DIRECTORY}. */
+    static final String REFUSED = "refused/";
 
     /** A step did not behave as expected; the message says what was seen instead. */
     static final class StepFailed extends Exception {
@@ -110,43 +105,43 @@ public final class DemoScenario {
         out.println("  nodes (InternalIP): " + String.join(", ", LocalStack.NODE_NAMES.stream()
                 .map(n -> n + " " + kube.nodes().withName(n).get().getStatus().getAddresses().get(0).getAddress())
                 .toList()));
-        mustCreate(pool("lan-pool", "arp", LAN_RANGE), "lan-pool.yaml");
-        mustCreate(pool("edge-pool", "bgp", EDGE_CIDR), "edge-pool.yaml");
-        mustCreate(network("lan", "arp", "lan-pool"), "lan.yaml");
-        mustCreate(network("edge", "bgp", "edge-pool"), "edge.yaml");
+        out.println("  (every object below is a file of " + DemoManifests.DIRECTORY + ")");
+        mustCreate(AddressPool.class, "lan-pool.yaml");
+        mustCreate(AddressPool.class, "edge-pool.yaml");
+        mustCreate(ExternalNetwork.class, "lan.yaml");
+        mustCreate(ExternalNetwork.class, "edge.yaml");
         TextTable t = new TextTable("NAME", "MODE", "ADDRESSES", "NETWORK");
-        t.row("lan-pool", "arp", LAN_RANGE, "lan");
-        t.row("edge-pool", "bgp", EDGE_CIDR, "edge");
+        List<ExternalNetwork> networks = kube.resources(ExternalNetwork.class).list().getItems();
+        kube.resources(AddressPool.class).list().getItems().stream()
+                .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName()))
+                .forEach(p -> t.row(p.getMetadata().getName(), p.getSpec().getAdvertiseMode(),
+                        String.join(", ", p.getSpec().getAddresses()),
+                        networks.stream().filter(n -> n.getSpec().getAddressPools().contains(p.getMetadata().getName()))
+                                .map(n -> n.getMetadata().getName()).findFirst().orElse("")));
         out.print(t.render("  "));
     }
 
     // ---- step 2 -------------------------------------------------------------------------------------------
 
     private void badPools() throws StepFailed, IOException {
-        mustBeRejected(pool("lan-overlap", "arp", "192.168.10.202-192.168.10.210"), "lan-overlap.yaml",
-                "lan-pool");
-        mustBeRejected(pool("node-range", "arp", "192.168.10.10-192.168.10.20"), "node-range.yaml",
-                "192.168.10.11");
-        mustBeRejected(pool("edge-typo", "bgp", "198.51.100.10-198.51.100.20"), "edge-typo.yaml",
-                "198.51.100.10-198.51.100.20");
+        mustBeRejected(AddressPool.class, "lan-overlap.yaml", "lan-pool");
+        mustBeRejected(AddressPool.class, "node-range.yaml", "192.168.10.11");
+        mustBeRejected(AddressPool.class, "edge-typo.yaml", "198.51.100.10-198.51.100.20");
     }
 
     // ---- step 3 -------------------------------------------------------------------------------------------
 
     private void badServices() throws StepFailed, IOException {
-        Service noNetwork = service("no-network", null, null);
-        mustBeRejected(noNetwork, "no-network.yaml", JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
-        mustBeRejected(service("typo-network", "lann", null), "typo-network.yaml", "lann");
-        mustBeRejected(service("outside-ip", "lan", "192.168.99.1"), "outside-ip.yaml", "192.168.99.1");
-        Service sctp = service("sctp-port", "lan", null);
-        sctp.getSpec().getPorts().get(0).setProtocol("SCTP");
-        mustBeRejected(sctp, "sctp-port.yaml", "SCTP");
+        mustBeRejected(Service.class, "no-network.yaml", JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+        mustBeRejected(Service.class, "typo-network.yaml", "lann");
+        mustBeRejected(Service.class, "outside-ip.yaml", "192.168.99.1");
+        mustBeRejected(Service.class, "sctp-port.yaml", "SCTP");
     }
 
     // ---- step 4 -------------------------------------------------------------------------------------------
 
     private void goodServices() throws StepFailed, IOException, InterruptedException {
-        ApiCalls.Reply reply = mustCreate(service("web", "lan", null), "web.yaml");
+        ApiCalls.Reply reply = mustCreate(Service.class, "web.yaml");
         report.warnings.addAll(reply.warnings());
         String policy = kube.services().inNamespace(NS).withName("web").get().getSpec().getExternalTrafficPolicy();
         check("Local".equals(policy), "the webhook should have set externalTrafficPolicy Local, found " + policy);
@@ -157,7 +152,7 @@ public final class DemoScenario {
         out.println("  no backends yet:");
         printSlbs();
 
-        mustCreateQuietly(endpointSlice("web", "web-x7k2p", Map.of("node-a", "10.244.1.5", "node-b", "10.244.2.7")));
+        mustCreate(EndpointSlice.class, "web-endpoints.yaml");
         out.println("  endpoints ready on node-a and node-b:");
         String expected = ArpElection.elect(allocated.getVip(), List.of("node-a", "node-b"), null).orElseThrow();
         ServiceLoadBalancerStatus ready = awaitSlb("web", s -> JuneauConstants.PHASE_READY.equals(s.getPhase())
@@ -170,8 +165,8 @@ public final class DemoScenario {
                 ip -> ready.getVip().equals(ip));
         check(ready.getVip().equals(ingress), "the Service should show its VIP");
 
-        mustCreate(service("api", "edge", null), "api.yaml");
-        mustCreateQuietly(endpointSlice("api", "api-q9m4d", Map.of("node-b", "10.244.2.9", "node-c", "10.244.3.4")));
+        mustCreate(Service.class, "api.yaml");
+        mustCreate(EndpointSlice.class, "api-endpoints.yaml");
         ServiceLoadBalancerStatus bgp = awaitSlb("api", s -> JuneauConstants.PHASE_READY.equals(s.getPhase())
                 && List.of("node-b", "node-c").equals(s.getAdvertisingNodes()), "phase Ready on node-b, node-c");
         check("203.0.113.1".equals(bgp.getVip()), "api should get 203.0.113.1 (the network address .0 is skipped), got "
@@ -241,7 +236,7 @@ public final class DemoScenario {
 
     private void exhaustion() throws StepFailed, IOException, InterruptedException {
         for (String name : List.of("web-2", "web-3", "web-4")) {
-            mustCreate(service(name, "lan", null), name + ".yaml");
+            mustCreate(Service.class, name + ".yaml");
         }
         awaitSlb("web-2", s -> s.getVip() != null, "a VIP");
         awaitSlb("web-3", s -> s.getVip() != null, "a VIP");
@@ -283,8 +278,9 @@ public final class DemoScenario {
 
     // ---- helpers ------------------------------------------------------------------------------------------
 
-    private ApiCalls.Reply mustCreate(HasMetadata o, String file) throws StepFailed, IOException {
-        out.println("  $ kubectl create -f " + file);
+    private <T extends HasMetadata> ApiCalls.Reply mustCreate(Class<T> type, String file) throws StepFailed, IOException {
+        T o = DemoManifests.load(file, type);
+        out.println("  $ kubectl create -f " + DemoManifests.path(file));
         ApiCalls.Reply r = api.create(o);
         r.warnings().forEach(w -> out.println("  Warning: " + w));
         check(r.ok(), "creating " + file + " should succeed, got " + r.code() + ": " + r.message());
@@ -292,17 +288,14 @@ public final class DemoScenario {
         return r;
     }
 
-    private void mustCreateQuietly(HasMetadata o) throws StepFailed, IOException {
-        ApiCalls.Reply r = api.create(o);
-        check(r.ok(), "creating " + o.getKind() + " " + o.getMetadata().getName() + " failed: " + r.code() + " "
-                + r.message());
-    }
-
-    private void mustBeRejected(HasMetadata o, String file, String mentions) throws StepFailed, IOException {
-        out.println("  $ kubectl create -f " + file);
+    private <T extends HasMetadata> void mustBeRejected(Class<T> type, String file, String mentions)
+            throws StepFailed, IOException {
+        T o = DemoManifests.load(REFUSED + file, type);
+        String shown = DemoManifests.path(REFUSED + file);
+        out.println("  $ kubectl create -f " + shown);
         ApiCalls.Reply r = api.create(o);
         r.warnings().forEach(w -> out.println("  Warning: " + w));
-        String line = r.kubectlError("creating", file);
+        String line = r.kubectlError("creating", shown);
         out.println("  " + line);
         check(r.code() == 403 && "Forbidden".equals(r.reason()),
                 file + " should be refused with 403 Forbidden, got " + r.code() + " " + r.reason());
@@ -432,48 +425,5 @@ public final class DemoScenario {
                         s.getSpec().getPorts().get(0).getPort() + "/" + s.getSpec().getPorts().get(0).getProtocol()));
         out.println("  $ kubectl get services");
         out.print(t.render("  "));
-    }
-
-    // ---- objects ------------------------------------------------------------------------------------------
-
-    static AddressPool pool(String name, String mode, String... entries) {
-        AddressPool p = new AddressPool();
-        p.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        p.setSpec(new AddressPoolSpec(mode, List.of(entries)));
-        return p;
-    }
-
-    static ExternalNetwork network(String name, String type, String... pools) {
-        ExternalNetwork n = new ExternalNetwork();
-        n.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        n.setSpec(new ExternalNetworkSpec(type, List.of(pools)));
-        return n;
-    }
-
-    static Service service(String name, String network, String requestedIp) {
-        Map<String, String> annotations = new java.util.LinkedHashMap<>();
-        if (network != null) {
-            annotations.put(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, network);
-        }
-        if (requestedIp != null) {
-            annotations.put(JuneauConstants.ANNOTATION_REQUESTED_IP, requestedIp);
-        }
-        ServiceBuilder b = new ServiceBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .withAnnotations(annotations).endMetadata()
-                .withNewSpec().withType("LoadBalancer").withLoadBalancerClass(JuneauConstants.LOAD_BALANCER_CLASS)
-                .withExternalTrafficPolicy("Cluster").addToSelector("app", name)
-                .addNewPort().withName("http").withPort(80).withProtocol("TCP")
-                .withNewTargetPort("http").endPort().endSpec();
-        return b.build();
-    }
-
-    static EndpointSlice endpointSlice(String service, String name, Map<String, String> ipByNode) {
-        EndpointSliceBuilder b = new EndpointSliceBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, service).endMetadata().withAddressType("IPv4")
-                .addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort();
-        new java.util.TreeMap<>(ipByNode).forEach((node, ip) -> b.addNewEndpoint().withAddresses(ip).withNodeName(node)
-                .withNewConditions().withReady(true).withServing(true).withTerminating(false).endConditions()
-                .endEndpoint());
-        return b.build();
     }
 }

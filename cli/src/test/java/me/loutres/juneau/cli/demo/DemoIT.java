@@ -29,7 +29,8 @@ class DemoIT {
         assertThat(report.rejections()).containsKeys("lan-overlap.yaml", "node-range.yaml", "edge-typo.yaml",
                 "no-network.yaml", "typo-network.yaml", "outside-ip.yaml", "sctp-port.yaml");
         assertThat(report.rejections().get("typo-network.yaml")).startsWith(
-                "Error from server (Forbidden): error when creating \"typo-network.yaml\": admission webhook \""
+                "Error from server (Forbidden): error when creating \"manifests/examples/demo/refused/typo-network.yaml\": "
+                        + "admission webhook \""
                         + JuneauConstants.WEBHOOK_SERVICES_VALIDATE + "\" denied the request: ");
         assertThat(report.rejections().get("lan-overlap.yaml"))
                 .contains(JuneauConstants.validateWebhookName(JuneauConstants.PLURAL_ADDRESS_POOLS));
