@@ -2,7 +2,6 @@ package me.loutres.juneau.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -21,6 +20,7 @@ import me.loutres.juneau.controller.cache.RecentWrites;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.view.NodeInternalIps;
 
 /**
  * Informer handlers: they only turn a change into the keys it affects and queue them (no API calls, no
@@ -135,12 +135,9 @@ final class EventRouter {
                 .filter(this::relevant).forEach(s -> requeue.service(ServiceKey.of(s)));
     }
 
-    private static List<String> internalIps(Node n) {
-        if (n.getStatus() == null || n.getStatus().getAddresses() == null) {
-            return List.of();
-        }
-        return n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
-                .map(NodeAddress::getAddress).sorted().toList();
+    /** The addresses the allocator keeps out of arp pools (the shared reader: IPv4 InternalIPs, trimmed). */
+    private static java.util.Set<Long> internalIps(Node n) {
+        return NodeInternalIps.addresses(List.of(n));
     }
 
     /**
