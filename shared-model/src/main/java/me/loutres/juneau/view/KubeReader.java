@@ -69,15 +69,21 @@ public final class KubeReader {
             problems.add("metadata: " + shortValue(tree.get("metadata")) + " has the wrong type for " + kind
                     + "; expected an object");
         }
+        if (!problems.isEmpty()) {
+            throw new UnreadableObjectException(String.join("; ", problems));
+        }
+        T value;
+        try {
+            value = KubeObjects.mapper().treeToValue(tree, type);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new UnreadableObjectException(describe(kind, tree, e));
+        }
+        // the types fit; a null list entry still would (as a null element), and no rule expects one
         nullEntries(tree, "", problems);
         if (!problems.isEmpty()) {
             throw new UnreadableObjectException(String.join("; ", problems));
         }
-        try {
-            return KubeObjects.mapper().treeToValue(tree, type);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new UnreadableObjectException(describe(kind, tree, e));
-        }
+        return value;
     }
 
     /**
