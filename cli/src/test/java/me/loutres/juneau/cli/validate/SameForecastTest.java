@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
@@ -125,7 +126,8 @@ class SameForecastTest {
         AllocationBook book = new AllocationBook();
         view.addressPools().forEach(book::syncPool);
         book.syncNodes(view.nodes());
-        book.restore(view.serviceLoadBalancers(), view.addressPools());
+        // as AllocationRestore does at the start of a term
+        book.restore(AllocatorFeed.records(view.serviceLoadBalancers(), view.addressPools()).records());
         Map<String, String> vips = new LinkedHashMap<>();
         for (Service s : services) {
             String network = s.getMetadata().getAnnotations().get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);

@@ -15,7 +15,6 @@ import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,16 +77,6 @@ public final class AllocationBook {
             allocator.setExcludedAddresses(addrs);
         }
         return true;
-    }
-
-    /**
-     * Restores the records of truth from the ServiceLoadBalancers through the shared feed (oldest first; a VIP
-     * without a pool stays reserved); the statuses that cannot be restored are logged.
-     */
-    public List<AllocationConflict> restore(Collection<ServiceLoadBalancer> slbs, Collection<AddressPool> pools) {
-        AllocatorFeed.Records records = AllocatorFeed.records(slbs, pools);
-        records.problems().forEach(p -> LOG.warn("{}", p));
-        return restore(records.records());
     }
 
     public List<AllocationConflict> restore(List<AllocationRecord> records) {
