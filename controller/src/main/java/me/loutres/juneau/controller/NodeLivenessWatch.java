@@ -53,11 +53,6 @@ final class NodeLivenessWatch implements AutoCloseable {
         judge(node, now);
     }
 
-    /** Everything again at the start of a term: the timers of a standby may not have run. */
-    void resync(Iterable<String> nodes) {
-        nodes.forEach(n -> judge(n, cache.agentLease(n)));
-    }
-
     private void judge(String node, Lease lease) {
         Instant t = clock.instant();
         NodeLiveness.State s = lease == null ? null : NodeLiveness.judge(lease, t);

@@ -32,10 +32,6 @@ final class ApiConnection {
         }
     }
 
-    boolean down() {
-        return down.get();
-    }
-
     static String firstLine(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {

@@ -189,11 +189,6 @@ public final class ClusterCache implements AutoCloseable {
         return !closed && all.stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());
     }
 
-    /** The API server could not be reached at the last attempt and has not been since. */
-    public boolean unreachable() {
-        return connection.down();
-    }
-
     /* single-object reads show the controller's own writes at once (the informer may still lag behind) */
 
     public Service service(ServiceKey key) {
