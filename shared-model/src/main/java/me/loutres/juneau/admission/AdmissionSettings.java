@@ -12,8 +12,11 @@ import me.loutres.juneau.ip.Ipv4;
  *
  * @param controllerUsernames userInfo.username values of the controller (SPEC §2.2)
  * @param reservedCidrs       CIDRs (a.b.c.d/N, N 0-32) or single addresses: Service and Pod CIDRs, gateways (SPEC §2.4)
+ * @param agentUsernames      userInfo.username values of the node agent, which may write only ARPAdvertisement status
+ *                            (SPEC §2.2)
  */
-public record AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs) {
+public record AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs,
+                                Set<String> agentUsernames) {
 
     /**
      * @throws IllegalArgumentException for a reserved CIDR that cannot be parsed (operator configuration, checked once
@@ -23,9 +26,16 @@ public record AdmissionSettings(Set<String> controllerUsernames, List<String> re
         controllerUsernames = Set.copyOf(controllerUsernames == null || controllerUsernames.isEmpty()
                 ? Set.of(JuneauConstants.DEFAULT_CONTROLLER_USERNAME) : controllerUsernames);
         reservedCidrs = List.copyOf(reservedCidrs == null ? List.of() : reservedCidrs);
+        agentUsernames = Set.copyOf(agentUsernames == null || agentUsernames.isEmpty()
+                ? Set.of(JuneauConstants.DEFAULT_AGENT_USERNAME) : agentUsernames);
         for (String cidr : reservedCidrs) {
             ReservedCidr.parse(cidr);
         }
+    }
+
+    /** The default node-agent identity. */
+    public AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs) {
+        this(controllerUsernames, reservedCidrs, null);
     }
 
     public static AdmissionSettings defaults() {

@@ -15,6 +15,8 @@ import me.loutres.juneau.view.KubeObjects;
  * garbage collector and the namespace controller may delete (also as {@code system:kube-controller-manager}), the
  * garbage collector may change only {@code metadata.ownerReferences} (orphaning), and anyone may remove finalizers
  * (break-glass once the controller is gone). Content rules run after, for the controller's own writes.
+ * The node agent may write the status of an ARPAdvertisement of its node only ({@link AgentStatusRule}); its
+ * denials say which part of that it broke, so it is a rule of its own rather than an exemption.
  */
 final class ControllerOnlyRules implements KindRules {
     /** Who deletes dependents and namespaces: the per-controller accounts, or the controller manager's own. */
@@ -67,6 +69,9 @@ final class ControllerOnlyRules implements KindRules {
         }
         if (settings.controllerUsernames().contains(review.username())) {
             return review.isDelete() ? Verdict.allow() : content.review(review, view);
+        }
+        if (JuneauConstants.KIND_ARP_ADVERTISEMENT.equals(kind) && settings.agentUsernames().contains(review.username())) {
+            return AgentStatusRule.review(review);
         }
         for (Exemption e : exemptions) {
             if (e.allows().test(review)) {

@@ -37,6 +37,26 @@ public final class JuneauConstants {
     /** The garbage collector and namespace controller when the cluster runs them without per-controller credentials. */
     public static final String KUBE_CONTROLLER_MANAGER_USERNAME = "system:kube-controller-manager";
 
+    /** The node agent (SPEC §8): its identity, the label it selects its ARPAdvertisements by, its Lease, its status. */
+    public static final String DEFAULT_AGENT_USERNAME = "system:serviceaccount:juneau-system:juneau-agent";
+    /** On every ARPAdvertisement, equal to {@code spec.nodeName} (SPEC §1.4). */
+    public static final String LABEL_NODE = GROUP + "/node";
+    /** The agent's liveness Lease is {@code juneau-agent-<node>} in {@link #SYSTEM_NAMESPACE} (SPEC §3.7). */
+    public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
+    public static final String CONDITION_ANNOUNCED = "Announced";
+    public static final String REASON_ANNOUNCED = "Announced";
+    public static final String REASON_INTERFACE_NOT_FOUND = "InterfaceNotFound";
+    public static final String REASON_SOCKET_ERROR = "SocketError";
+    public static final String REASON_NOT_OWNER = "NotOwner";
+    /** Normal event on the Service: {@code Announcing <vip> from <node> via <if>}. */
+    public static final String EVENT_ANNOUNCING = "Announcing";
+    /** Warning event on the Service: another MAC answered ARP for a VIP this node owns. */
+    public static final String EVENT_ARP_CONFLICT = "ARPConflict";
+
+    public static String agentLeaseName(String node) {
+        return AGENT_LEASE_PREFIX + node;
+    }
+
     public static final String WEBHOOK_SERVICES_VALIDATE = "services.validate." + GROUP;
     public static final String WEBHOOK_SERVICES_MUTATE = "services.mutate." + GROUP;
 

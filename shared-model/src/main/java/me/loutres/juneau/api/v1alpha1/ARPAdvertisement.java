@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** The one node that answers ARP for a VIP (SPEC §1.4); only the controller writes it. */
+/**
+ * The one node that answers ARP for a VIP (SPEC §1.4); only the controller writes it, except its {@code status},
+ * which the agent of that node writes (SPEC §2.2, §8).
+ */
 @Group("juneau.loutres.me")
 @Version("v1alpha1")
 @Kind("ARPAdvertisement")
@@ -16,7 +19,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("arpadvertisement")
 @AdditionalPrinterColumn(name = "Address", jsonPath = ".spec.address", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Node", jsonPath = ".spec.nodeName", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "MAC", jsonPath = ".status.macAddress", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "ExternalNetwork", jsonPath = ".spec.externalNetwork", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class ARPAdvertisement extends CustomResource<ARPAdvertisementSpec, Void> {
+public class ARPAdvertisement extends CustomResource<ARPAdvertisementSpec, ARPAdvertisementStatus> {
 }
