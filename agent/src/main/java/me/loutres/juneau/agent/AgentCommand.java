@@ -1,0 +1,123 @@
+package me.loutres.juneau.agent;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import me.loutres.juneau.agent.arp.AnnounceSchedule;
+import me.loutres.juneau.agent.kube.LeaseKeeper;
+import me.loutres.juneau.agent.net.Interfaces;
+import me.loutres.juneau.agent.net.JnaPacketSockets;
+import me.loutres.juneau.api.JuneauConstants;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code juneau agent}: the node agent, until SIGTERM/SIGINT. Also the agent jar's main class. */
+@Command(name = "agent", mixinStandardHelpOptions = true,
+        description = {"Run the node agent: answers ARP for the VIPs this node owns (ARPAdvertisements labelled"
+                + " juneau.loutres.me/node=<node>), sends gratuitous ARP on takeover, keeps the Lease"
+                + " juneau-agent-<node> in juneau-system.",
+                "Needs CAP_NET_RAW and the host's network. Uses the in-cluster service account by default, or"
+                        + " --kubeconfig."})
+public final class AgentCommand implements Callable<Integer> {
+    static final int EXIT_BAD_INPUT = 2;
+
+    @Option(names = "--node", paramLabel = "NAME", defaultValue = "${env:NODE_NAME}",
+            description = "the Node this agent runs on (default: $NODE_NAME, set from spec.nodeName by the DaemonSet)")
+    String node;
+
+    @Option(names = "--interface", paramLabel = "IF",
+            description = "interface that may answer (repeatable); default: the one whose IPv4 prefix contains the VIP")
+    List<String> interfaces = new ArrayList<>();
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "kubeconfig to use instead of the in-cluster service account")
+    Path kubeconfig;
+
+    @Option(names = "--namespace", defaultValue = JuneauConstants.SYSTEM_NAMESPACE,
+            description = "namespace of the agent's Lease (default: ${DEFAULT-VALUE})")
+    String namespace;
+
+    @Option(names = "--metrics-bind", defaultValue = "0.0.0.0",
+            description = "address of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE})")
+    String metricsBind;
+
+    @Option(names = "--metrics-port", defaultValue = "8081",
+            description = "port of /healthz, /readyz and /metrics; 0 for any, -1 for none (default: ${DEFAULT-VALUE})")
+    int metricsPort;
+
+    @Option(names = "--garp-interval-ms", defaultValue = "1100", paramLabel = "MS",
+            description = "time between gratuitous ARP rounds after a takeover (default: ${DEFAULT-VALUE})")
+    long garpIntervalMs;
+
+    @Option(names = "--garp-window-ms", defaultValue = "5000", paramLabel = "MS",
+            description = "gratuitous ARP rounds start while less than this has passed since the takeover;"
+                    + " 0 sends none (default: ${DEFAULT-VALUE})")
+    long garpWindowMs;
+
+    @Option(names = "--no-gratuitous-arp",
+            description = "send no gratuitous ARP at all (only answer requests); neighbour caches then keep a moved"
+                    + " VIP's old MAC until they expire it: for tests and troubleshooting only")
+    boolean noGratuitousArp;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new AgentCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Logging.quietUnlessConfigured();
+        AgentOptions options;
+        try {
+            AnnounceSchedule schedule = noGratuitousArp ? AnnounceSchedule.NONE
+                    : new AnnounceSchedule(Duration.ofMillis(garpIntervalMs), Duration.ofMillis(garpWindowMs));
+            String holder = System.getenv("POD_NAME");
+            options = AgentOptions.defaults(node).withInterfaces(interfaces).withNamespace(namespace)
+                    .withHolder(holder == null || holder.isBlank() ? node : holder)
+                    .withMetrics(metricsBind, metricsPort).withAnnounce(schedule).withLease(LeaseKeeper.Timing.DEFAULT);
+        } catch (IllegalArgumentException e) {
+            System.err.println("juneau agent: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+        Config config;
+        if (kubeconfig != null) {
+            if (!Files.isReadable(kubeconfig) || Files.isDirectory(kubeconfig)) {
+                System.err.println("juneau agent: --kubeconfig " + kubeconfig + " is not a readable file");
+                return EXIT_BAD_INPUT;
+            }
+            try {
+                config = Config.fromKubeconfig(Files.readString(kubeconfig));
+            } catch (RuntimeException | IOException e) {
+                System.err.println("juneau agent: --kubeconfig " + kubeconfig + " cannot be used: "
+                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                return EXIT_BAD_INPUT;
+            }
+        } else {
+            config = Config.autoConfigure(null);
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+            NodeAgent agent;
+            try {
+                agent = NodeAgent.start(client, options, new JnaPacketSockets(), Interfaces::list);
+            } catch (IOException e) {
+                System.err.println("juneau agent: cannot start: " + e.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                agent.close();
+                stopped.countDown();
+            }, "juneau-agent-shutdown"));
+            stopped.await();
+        }
+        return 0;
+    }
+}

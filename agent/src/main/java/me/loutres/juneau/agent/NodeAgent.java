@@ -1,0 +1,396 @@
+package me.loutres.juneau.agent;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import me.loutres.juneau.agent.arp.MacAddress;
+import me.loutres.juneau.agent.arp.Speaker;
+import me.loutres.juneau.agent.kube.LeaseKeeper;
+import me.loutres.juneau.agent.kube.Reporter;
+import me.loutres.juneau.agent.net.InterfaceChooser;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.net.PacketSocket;
+import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.agent.ops.OpsServer;
+import me.loutres.juneau.agent.own.Claim;
+import me.loutres.juneau.agent.own.Ownership;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.ip.Ipv4;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node agent (SPEC §8): watches the ARPAdvertisements labelled with its node, makes the {@link Speaker} answer
+ * exactly the VIPs whose {@code spec.nodeName} is this node, reports status and Events, and keeps the liveness
+ * Lease. One worker thread reconciles the whole node at a time (level-based: it recomputes everything from the
+ * cache, so a missed event or a failed write is repaired by the next turn, at the latest a second later).
+ *
+ * <p>What the node answers lives in memory only: when the API server is unreachable the agent keeps answering what
+ * it last knew; when the agent dies, nothing is left configured anywhere.
+ */
+public final class NodeAgent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+    private static final Duration TICK = Duration.ofSeconds(1);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    private final KubernetesClient client;
+    private final AgentOptions options;
+    private final Supplier<List<InterfaceInfo>> interfaces;
+    private final InterfaceChooser chooser;
+    private final AgentMetrics metrics = new AgentMetrics();
+    private final ScheduledExecutorService timer;
+    private final Speaker speaker;
+    private final Reporter reporter;
+    private final LeaseKeeper lease;
+    private final SharedIndexInformer<ARPAdvertisement> informer;
+    private final Thread worker;
+    private final OpsServer ops;
+    private final Object wake = new Object();
+    private final Map<Long, Instant> announcedAt = new HashMap<>();
+    private final Map<String, Retry> statusRetries = new HashMap<>();
+    private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
+    private Map<Long, String> lastProblems = Map.of();
+    private volatile long pendingSince;
+    private volatile boolean stopping;
+    private volatile boolean firstListDone;
+    private volatile boolean socketsOk = true;
+    private volatile long heartbeatNanos = System.nanoTime();
+    private volatile boolean catchingUp;
+    private Boolean lastWatching;
+
+    private record Retry(long notBeforeNanos, int failures) {
+    }
+
+    private NodeAgent(KubernetesClient client, AgentOptions options, PacketSocket sockets,
+            Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+        this.client = client;
+        this.options = options;
+        this.interfaces = interfaces;
+        this.chooser = new InterfaceChooser(options.interfaces());
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "juneau-agent-garp");
+            t.setDaemon(true);
+            return t;
+        });
+        this.speaker = new Speaker(sockets, options.announce(), timer, metrics, this::conflict);
+        this.reporter = new Reporter(client, options.node());
+        this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
+                metrics, this::paused);
+        this.informer = client.resources(ARPAdvertisement.class).withLabel(JuneauConstants.LABEL_NODE, options.node())
+                .runnableInformer(0);
+        informer.exceptionHandler((started, t) -> {
+            // keep retrying with the informer's backoff: a node agent has nothing better to do than wait
+            LOG.debug("ARPAdvertisement watch: {}", t.getMessage());
+            return true;
+        });
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ARPAdvertisement obj) {
+                kick();
+            }
+
+            @Override
+            public void onUpdate(ARPAdvertisement oldObj, ARPAdvertisement newObj) {
+                kick();
+            }
+
+            @Override
+            public void onDelete(ARPAdvertisement obj, boolean deletedFinalStateUnknown) {
+                kick();
+            }
+        });
+        this.worker = new Thread(this::work, "juneau-agent-reconcile");
+        worker.setDaemon(true);
+        this.ops = options.metricsPort() < 0 ? null
+                : new OpsServer(options.metricsBind(), options.metricsPort(), this::healthProblem,
+                        this::readinessProblem, metrics::scrape);
+    }
+
+    /** Starts watching, answering and renewing; returns at once (the first list may still be under way). */
+    public static NodeAgent start(KubernetesClient client, AgentOptions options, PacketSocket sockets,
+            Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+        NodeAgent agent = new NodeAgent(client, options, sockets, interfaces);
+        LOG.info("node agent for node {} starting: Lease {}/{}, interfaces {}", options.node(), options.namespace(),
+                agent.lease.name(), options.interfaces().isEmpty() ? "chosen by prefix" : options.interfaces());
+        agent.worker.start();
+        agent.lease.start();
+        agent.informer.start();
+        return agent;
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    public int opsPort() {
+        return ops == null ? -1 : ops.port();
+    }
+
+    /** The VIPs answered now, with the interface and MAC (for tests and the demo). */
+    public Map<Long, Speaker.Binding> answering() {
+        return speaker.answering();
+    }
+
+    /** Null when the agent is healthy; liveness fails (and the kubelet restarts it) only when something is stuck. */
+    public String healthProblem() {
+        if (speaker.failure() != null) {
+            return speaker.failure();
+        }
+        long stuck = options.stuckAfter().toNanos();
+        long now = System.nanoTime();
+        if (now - heartbeatNanos > stuck) {
+            return "the reconcile loop has not run for " + (now - heartbeatNanos) / 1_000_000_000 + " s";
+        }
+        if (now - lease.heartbeatNanos() > stuck + options.lease().idleInterval().toNanos()) {
+            return "the Lease loop has not run for " + (now - lease.heartbeatNanos()) / 1_000_000_000 + " s";
+        }
+        return null;
+    }
+
+    /** Null when ready: the first list is done and every socket the owned VIPs need is open. */
+    public String readinessProblem() {
+        if (!firstListDone) {
+            return "first list of ARPAdvertisements not done yet";
+        }
+        if (!socketsOk) {
+            return "a packet socket could not be opened (see the ARPAdvertisement status, reason "
+                    + JuneauConstants.REASON_SOCKET_ERROR + ")";
+        }
+        return healthProblem();
+    }
+
+    private void kick() {
+        if (pendingSince == 0) {
+            pendingSince = System.nanoTime();
+        }
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+    }
+
+    private void paused() {
+        speaker.suspend();
+        catchingUp = true;
+        kick();
+    }
+
+    private void work() {
+        while (!stopping) {
+            synchronized (wake) {
+                if (pendingSince == 0 && !stopping) {
+                    try {
+                        wake.wait(TICK.toMillis());
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+            heartbeatNanos = System.nanoTime();
+            if (stopping) {
+                return;
+            }
+            logWatchState();
+            if (!informer.hasSynced()) {
+                continue;
+            }
+            long learned = pendingSince == 0 ? System.nanoTime() : pendingSince;
+            pendingSince = 0;
+            try {
+                reconcile(learned);
+            } catch (RuntimeException e) {
+                LOG.error("reconcile failed; retrying in {} s", TICK.toSeconds(), e);
+            }
+        }
+    }
+
+    private void logWatchState() {
+        boolean watching = informer.isWatching();
+        if (lastWatching == null || lastWatching != watching) {
+            if (watching) {
+                LOG.info("watching ARPAdvertisements labelled {}={}", JuneauConstants.LABEL_NODE, options.node());
+            } else if (lastWatching != null) {
+                LOG.warn("lost the ARPAdvertisement watch; reconnecting with backoff, still answering {} VIP(s)",
+                        speaker.answering().size());
+            } else {
+                LOG.info("connecting to the API server (retried with backoff until it answers)");
+            }
+            lastWatching = watching;
+        }
+    }
+
+    private void reconcile(long learned) {
+        List<ARPAdvertisement> list;
+        boolean resuming = false;
+        if (catchingUp) {
+            try {
+                list = client.resources(ARPAdvertisement.class).withLabel(JuneauConstants.LABEL_NODE, options.node())
+                        .list().getItems();
+            } catch (KubernetesClientException e) {
+                return; // still paused: answering from a cache older than our Lease could split the brain
+            }
+            catchingUp = !versions(list).equals(versions(informer.getStore().list()));
+            resuming = speaker.suspended();
+        } else {
+            list = informer.getStore().list();
+        }
+        if (!firstListDone) {
+            firstListDone = true;
+            LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
+        }
+        SortedMap<Long, Claim> owned = Ownership.of(options.node(), list);
+        List<InterfaceInfo> ifs = interfaces.get();
+        Map<Long, Speaker.Binding> desired = new HashMap<>();
+        Map<Long, String[]> problems = new HashMap<>();
+        for (Claim c : owned.values()) {
+            InterfaceChooser.Choice choice = chooser.choose(c.vip(), ifs);
+            if (choice instanceof InterfaceChooser.Chosen chosen) {
+                desired.put(c.vip(), new Speaker.Binding(c, chosen.iface()));
+            } else {
+                problems.put(c.vip(), new String[] {JuneauConstants.REASON_INTERFACE_NOT_FOUND,
+                        ((InterfaceChooser.NotFound) choice).message()});
+            }
+        }
+        Map<Long, Speaker.Binding> before = speaker.answering();
+        Speaker.Applied applied = speaker.apply(desired, learned);
+        applied.socketErrors().forEach((vip, msg) -> problems.put(vip, new String[] {
+                JuneauConstants.REASON_SOCKET_ERROR, msg}));
+        socketsOk = applied.socketErrors().isEmpty();
+        if (resuming) {
+            speaker.resume();
+            LOG.info("fresh list done after the pause: answering {} VIP(s) again", speaker.answering().size());
+            speaker.announceAll(learned);
+        }
+        Map<Long, Speaker.Binding> now = speaker.answering();
+        lease.owning(!now.isEmpty());
+        for (Speaker.Binding b : applied.gained()) {
+            announcedAt.put(b.claim().vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            LOG.info("answering ARP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
+                    b.claim().advertisement());
+            if (b.claim().hasService()) {
+                reporter.event(b.claim().serviceNamespace(), b.claim().serviceName(), "Normal",
+                        JuneauConstants.EVENT_ANNOUNCING, "Announcing " + b.claim().vipText() + " from "
+                                + options.node() + " via " + b.iface().name());
+            }
+        }
+        for (Long vip : before.keySet()) {
+            if (!now.containsKey(vip) && !speaker.suspended()) {
+                announcedAt.remove(vip);
+                LOG.info("stopped answering ARP for {}", Ipv4.format(vip));
+            }
+        }
+        logProblems(problems, owned);
+        writeStatuses(list, owned, now, problems);
+    }
+
+    private static Map<String, String> versions(List<ARPAdvertisement> list) {
+        return list.stream().collect(Collectors.toMap(a -> a.getMetadata().getName(),
+                a -> String.valueOf(a.getMetadata().getResourceVersion()), (a, b) -> a));
+    }
+
+    private void logProblems(Map<Long, String[]> problems, SortedMap<Long, Claim> owned) {
+        Map<Long, String> flat = new HashMap<>();
+        problems.forEach((vip, p) -> flat.put(vip, p[0] + ": " + p[1]));
+        if (!flat.equals(lastProblems)) {
+            flat.forEach((vip, p) -> {
+                if (!p.equals(lastProblems.get(vip))) {
+                    LOG.warn("cannot answer ARP for {} ({}): {}", Ipv4.format(vip), owned.get(vip).advertisement(), p);
+                }
+            });
+            lastProblems = flat;
+        }
+    }
+
+    private void writeStatuses(List<ARPAdvertisement> list, SortedMap<Long, Claim> owned,
+            Map<Long, Speaker.Binding> answering, Map<Long, String[]> problems) {
+        Map<String, ARPAdvertisement> byName = new HashMap<>();
+        list.forEach(a -> byName.put(a.getMetadata().getName(), a));
+        statusRetries.keySet().retainAll(byName.keySet());
+        long nowNanos = System.nanoTime();
+        for (Claim c : owned.values()) {
+            ARPAdvertisement current = byName.get(c.advertisement());
+            Speaker.Binding b = answering.get(c.vip());
+            Reporter.Wanted wanted;
+            if (b != null) {
+                Instant since = announcedAt.getOrDefault(c.vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
+                wanted = new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
+                        JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
+                                + b.iface().name() + " with " + b.iface().mac());
+            } else if (problems.containsKey(c.vip())) {
+                String[] p = problems.get(c.vip());
+                wanted = new Reporter.Wanted(null, null, null, p[0], p[1]);
+            } else {
+                continue; // suspended after a pause: say nothing until the fresh list
+            }
+            if (current == null || reporter.upToDate(current, wanted)) {
+                statusRetries.remove(c.advertisement());
+                continue;
+            }
+            Retry retry = statusRetries.get(c.advertisement());
+            if (retry != null && nowNanos < retry.notBeforeNanos()) {
+                continue;
+            }
+            if (reporter.writeStatus(current, wanted)) {
+                statusRetries.remove(c.advertisement());
+            } else {
+                metrics.statusWriteFailed();
+                int failures = retry == null ? 1 : retry.failures() + 1;
+                long delay = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
+                statusRetries.put(c.advertisement(), new Retry(nowNanos + delay, failures));
+            }
+        }
+    }
+
+    private void conflict(Claim claim, InterfaceInfo iface, MacAddress other) {
+        long now = System.nanoTime();
+        Long last = lastConflictEvent.get(claim.vip());
+        if (last != null && now - last < Duration.ofMinutes(1).toNanos()) {
+            return; // one Warning a minute per VIP: a flapping peer must not flood the Events API
+        }
+        lastConflictEvent.put(claim.vip(), now);
+        LOG.warn("ARP conflict: {} owned by this node ({} on {}) is also claimed by {}", claim.vipText(), iface.mac(),
+                iface.name(), other);
+        if (claim.hasService()) {
+            timer.execute(() -> reporter.event(claim.serviceNamespace(), claim.serviceName(), "Warning",
+                    JuneauConstants.EVENT_ARP_CONFLICT, "ARP for " + claim.vipText() + " answered by " + other
+                            + " too; " + options.node() + " answers via " + iface.name() + " with " + iface.mac()
+                            + ". Another host uses this address: remove it there or from the AddressPool"));
+        }
+    }
+
+    /** SIGTERM: stop answering first, then release the Lease so the controller moves the VIPs at once. */
+    @Override
+    public void close() {
+        stopping = true;
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+        try {
+            worker.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        speaker.close();
+        LOG.info("stopped answering ARP (shutdown)");
+        lease.close();
+        informer.stop();
+        if (ops != null) {
+            ops.close();
+        }
+        timer.shutdownNow();
+    }
+}

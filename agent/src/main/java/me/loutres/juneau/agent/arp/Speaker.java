@@ -1,0 +1,261 @@
+package me.loutres.juneau.agent.arp;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.net.PacketSocket;
+import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.agent.own.Claim;
+import me.loutres.juneau.ip.Ipv4;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The data plane: one packet channel and receive thread per interface in use, answering ARP requests for the VIPs
+ * bound to that interface and sending gratuitous ARP when a VIP is gained. What it answers is replaced as a whole by
+ * {@link #apply}; a VIP left out stops being answered before {@code apply} returns. Nothing is configured on any
+ * interface, so a dead agent leaves nothing behind.
+ */
+public final class Speaker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Speaker.class);
+
+    /** A VIP and the interface it is answered on. */
+    public record Binding(Claim claim, InterfaceInfo iface) {
+    }
+
+    /** Told when another station claims one of our VIPs (runs on a receive thread: keep it short). */
+    public interface ConflictListener {
+        void conflict(Claim claim, InterfaceInfo iface, MacAddress other);
+    }
+
+    /** What {@link #apply} did: the VIPs newly answered and those whose interface could not be opened. */
+    public record Applied(List<Binding> gained, Map<Long, String> socketErrors) {
+    }
+
+    private final PacketSocket sockets;
+    private final AnnounceSchedule schedule;
+    private final ScheduledExecutorService timer;
+    private final AgentMetrics metrics;
+    private final ConflictListener conflicts;
+    private final Map<String, Port> ports = new ConcurrentHashMap<>();
+    private volatile boolean suspended;
+    private volatile String failure;
+
+    public Speaker(PacketSocket sockets, AnnounceSchedule schedule, ScheduledExecutorService timer,
+            AgentMetrics metrics, ConflictListener conflicts) {
+        this.sockets = sockets;
+        this.schedule = schedule;
+        this.timer = timer;
+        this.metrics = metrics;
+        this.conflicts = conflicts;
+    }
+
+    /**
+     * Makes the node answer exactly {@code desired} (VIP -> binding). Losses take effect at once; each gain sends its
+     * first gratuitous ARP round before this returns (unless the schedule is empty) and the rest on the timer.
+     *
+     * @param learnedNanos {@link System#nanoTime()} when the agent learned of the change (for the takeover metric)
+     */
+    public synchronized Applied apply(Map<Long, Binding> desired, long learnedNanos) {
+        Map<String, Map<Long, Claim>> byInterface = new HashMap<>();
+        Map<String, InterfaceInfo> interfaces = new HashMap<>();
+        desired.values().forEach(b -> {
+            byInterface.computeIfAbsent(b.iface().name(), k -> new LinkedHashMap<>()).put(b.claim().vip(), b.claim());
+            interfaces.put(b.iface().name(), b.iface());
+        });
+        // losses first: a port that is no longer needed, or whose interface changed, stops answering and closes
+        for (Port port : List.copyOf(ports.values())) {
+            InterfaceInfo now = interfaces.get(port.iface.name());
+            if (now == null || now.index() != port.iface.index() || !Objects.equals(now.mac(), port.iface.mac())) {
+                port.owned = Map.of();
+                port.close();
+                ports.remove(port.iface.name());
+            } else {
+                Map<Long, Claim> keep = new HashMap<>(port.owned);
+                keep.keySet().retainAll(byInterface.get(port.iface.name()).keySet());
+                port.owned = Map.copyOf(keep);
+            }
+        }
+        List<Binding> gained = new ArrayList<>();
+        Map<Long, String> errors = new HashMap<>();
+        for (Map.Entry<String, Map<Long, Claim>> e : byInterface.entrySet()) {
+            Port port = ports.get(e.getKey());
+            if (port == null) {
+                try {
+                    port = new Port(interfaces.get(e.getKey()), sockets.open(interfaces.get(e.getKey())));
+                } catch (IOException | RuntimeException ex) {
+                    e.getValue().keySet().forEach(v -> errors.put(v, ex.getMessage()));
+                    continue;
+                }
+                ports.put(e.getKey(), port);
+                port.start();
+            }
+            Map<Long, Claim> before = port.owned;
+            port.owned = Map.copyOf(e.getValue());
+            for (Claim c : e.getValue().values()) {
+                if (!before.containsKey(c.vip())) {
+                    Binding b = new Binding(c, port.iface);
+                    gained.add(b);
+                    announce(port, b, learnedNanos);
+                }
+            }
+        }
+        metrics.owned(ports.values().stream().mapToInt(p -> p.owned.size()).sum());
+        return new Applied(List.copyOf(gained), Map.copyOf(errors));
+    }
+
+    /** Re-sends the whole gratuitous ARP schedule for everything answered (start-up, or after a pause). */
+    public synchronized List<Binding> announceAll(long learnedNanos) {
+        List<Binding> all = new ArrayList<>();
+        for (Port port : ports.values()) {
+            for (Claim c : port.owned.values()) {
+                Binding b = new Binding(c, port.iface);
+                all.add(b);
+                announce(port, b, learnedNanos);
+            }
+        }
+        return all;
+    }
+
+    private void announce(Port port, Binding b, long learnedNanos) {
+        List<Duration> offsets = schedule.offsets();
+        for (int i = 0; i < offsets.size(); i++) {
+            boolean first = i == 0;
+            Runnable round = () -> {
+                if (!suspended && port.owned.containsKey(b.claim().vip()) && ports.get(port.iface.name()) == port) {
+                    port.sendGratuitous(b.claim().vip());
+                    if (first) {
+                        metrics.takeover(Duration.ofNanos(System.nanoTime() - learnedNanos));
+                    }
+                }
+            };
+            if (first) {
+                round.run();
+            } else {
+                timer.schedule(round, offsets.get(i).toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    /**
+     * Stops answering anything without forgetting what is owned: after the process was frozen longer than its Lease,
+     * the controller has probably moved the VIPs, and answering for them would split the brain until a fresh list.
+     */
+    public void suspend() {
+        suspended = true;
+    }
+
+    public void resume() {
+        suspended = false;
+    }
+
+    public boolean suspended() {
+        return suspended;
+    }
+
+    /** VIPs answered right now (none while suspended). */
+    public Map<Long, Binding> answering() {
+        Map<Long, Binding> out = new HashMap<>();
+        if (!suspended) {
+            ports.values().forEach(p -> p.owned.values().forEach(c -> out.put(c.vip(), new Binding(c, p.iface))));
+        }
+        return out;
+    }
+
+    /** Null when every receive thread runs, else what broke. */
+    public String failure() {
+        return failure;
+    }
+
+    @Override
+    public synchronized void close() {
+        ports.values().forEach(p -> {
+            p.owned = Map.of();
+            p.close();
+        });
+        ports.clear();
+        metrics.owned(0);
+    }
+
+    private final class Port {
+        final InterfaceInfo iface;
+        final PacketSocket.Channel channel;
+        final Thread thread;
+        volatile Map<Long, Claim> owned = Map.of();
+        volatile boolean closing;
+
+        Port(InterfaceInfo iface, PacketSocket.Channel channel) {
+            this.iface = iface;
+            this.channel = channel;
+            this.thread = new Thread(this::receiveLoop, "juneau-arp-" + iface.name());
+            thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        void receiveLoop() {
+            byte[] buf = new byte[2048];
+            while (!closing) {
+                int n;
+                try {
+                    n = channel.receive(buf, Duration.ofSeconds(1));
+                } catch (IOException e) {
+                    if (!closing) {
+                        failure = "ARP receive on " + iface.name() + " stopped: " + e.getMessage();
+                        LOG.error("{}", failure);
+                    }
+                    return;
+                }
+                if (n < 0) {
+                    continue;
+                }
+                ArpFrame.decode(buf, n).ifPresent(this::handle);
+            }
+        }
+
+        void handle(ArpFrame frame) {
+            Map<Long, Claim> now = suspended ? Map.of() : owned;
+            ArpDecision d = ArpDecision.decide(frame, now.keySet(), iface.mac());
+            if (d instanceof ArpDecision.Answer a) {
+                try {
+                    channel.send(a.reply().encode());
+                    metrics.answered();
+                } catch (IOException e) {
+                    LOG.warn("cannot answer ARP for {} on {}: {}", Ipv4.format(a.vip()), iface.name(), e.getMessage());
+                }
+            } else if (d instanceof ArpDecision.Conflict c) {
+                metrics.conflict();
+                Claim claim = now.get(c.vip());
+                if (claim != null) {
+                    conflicts.conflict(claim, iface, c.other());
+                }
+            }
+        }
+
+        void sendGratuitous(long vip) {
+            try {
+                channel.send(ArpFrame.gratuitousRequest(iface.mac(), vip).encode());
+                channel.send(ArpFrame.gratuitousReply(iface.mac(), vip).encode());
+                metrics.gratuitousSent(2);
+            } catch (IOException e) {
+                LOG.warn("cannot send gratuitous ARP for {} on {}: {}", Ipv4.format(vip), iface.name(), e.getMessage());
+            }
+        }
+
+        void close() {
+            closing = true;
+            channel.close();
+        }
+    }
+}

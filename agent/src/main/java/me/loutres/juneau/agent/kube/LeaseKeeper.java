@@ -1,0 +1,192 @@
+package me.loutres.juneau.agent.kube;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.api.JuneauConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's liveness Lease {@code juneau-agent-<node>} (SPEC §3.7, §8): renewed every second with a 3 s duration
+ * while the node answers for a VIP, every 10 s with 30 s otherwise, released (empty holder) on shutdown. The
+ * controller stops electing a node whose Lease ran out, so a powered-off owner loses its VIPs within seconds
+ * without waiting for the node controller.
+ *
+ * <p>It also notices that the process itself was frozen (SIGSTOP, a long GC, a suspended VM): a renew loop that
+ * wakes up later than the Lease it last wrote has lapsed calls {@code onPause}, because the controller has then
+ * probably given the node's VIPs to another node.
+ */
+public final class LeaseKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    /** Renew interval and Lease duration while owning and while idle. */
+    public record Timing(Duration ownedInterval, Duration ownedDuration, Duration idleInterval, Duration idleDuration) {
+        public static final Timing DEFAULT = new Timing(Duration.ofSeconds(1), Duration.ofSeconds(3),
+                Duration.ofSeconds(10), Duration.ofSeconds(30));
+    }
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String name;
+    private final String holder;
+    private final Timing timing;
+    private final AgentMetrics metrics;
+    private final Runnable onPause;
+    private final Thread thread;
+    private final Object wake = new Object();
+    private volatile boolean owning;
+    private volatile boolean stopping;
+    private volatile long heartbeatNanos = System.nanoTime();
+    private volatile Boolean lastOk;
+    private long lastWrittenDurationNanos;
+    private long lastRenewNanos;
+
+    public LeaseKeeper(KubernetesClient client, String namespace, String node, String holder, Timing timing,
+            AgentMetrics metrics, Runnable onPause) {
+        this.client = client;
+        this.namespace = namespace;
+        this.name = JuneauConstants.agentLeaseName(node);
+        this.holder = holder;
+        this.timing = timing;
+        this.metrics = metrics;
+        this.onPause = onPause;
+        this.thread = new Thread(this::loop, "juneau-agent-lease");
+        thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Switches between the owned and idle rhythm; becoming an owner renews at once with the short duration. */
+    public void owning(boolean owning) {
+        boolean was = this.owning;
+        this.owning = owning;
+        if (owning && !was) {
+            synchronized (wake) {
+                wake.notifyAll();
+            }
+        }
+    }
+
+    /** Nanos of the last loop turn, for liveness (a renew loop stuck for minutes is worth a restart). */
+    public long heartbeatNanos() {
+        return heartbeatNanos;
+    }
+
+    private void loop() {
+        while (!stopping) {
+            long now = System.nanoTime();
+            if (lastRenewNanos != 0 && lastWrittenDurationNanos != 0
+                    && now - lastRenewNanos > lastWrittenDurationNanos) {
+                LOG.warn("the agent did not run for {} ms, longer than its Lease ({} ms): it stops answering until a"
+                        + " fresh list says what it still owns", (now - lastRenewNanos) / 1_000_000,
+                        lastWrittenDurationNanos / 1_000_000);
+                onPause.run();
+            }
+            boolean own = owning;
+            Duration duration = own ? timing.ownedDuration() : timing.idleDuration();
+            if (renew(holder, duration)) {
+                lastRenewNanos = System.nanoTime();
+                lastWrittenDurationNanos = duration.toNanos();
+            } else if (lastRenewNanos != 0) {
+                // a failed renew does not pause us: the API server may be down, and then nobody moves our VIPs
+                lastRenewNanos = System.nanoTime();
+            }
+            heartbeatNanos = System.nanoTime();
+            Duration interval = own ? timing.ownedInterval() : timing.idleInterval();
+            synchronized (wake) {
+                if (stopping || (owning && !own)) {
+                    continue;
+                }
+                try {
+                    wake.wait(Math.max(1, interval.toMillis()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private synchronized boolean renew(String who, Duration duration) {
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        try {
+            Lease lease = client.leases().inNamespace(namespace).withName(name).get();
+            if (lease == null) {
+                lease = new Lease();
+                lease.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                        .addToLabels("app.kubernetes.io/name", "juneau-agent").build());
+                lease.setSpec(spec(who, duration, now, now));
+                client.leases().inNamespace(namespace).resource(lease).create();
+            } else {
+                LeaseSpec old = lease.getSpec() == null ? new LeaseSpec() : lease.getSpec();
+                boolean sameHolder = who.equals(old.getHolderIdentity());
+                ZonedDateTime acquired = sameHolder && old.getAcquireTime() != null ? old.getAcquireTime() : now;
+                lease.setSpec(spec(who, duration, acquired, now));
+                if (!sameHolder && old.getLeaseTransitions() != null) {
+                    lease.getSpec().setLeaseTransitions(old.getLeaseTransitions() + 1);
+                } else {
+                    lease.getSpec().setLeaseTransitions(old.getLeaseTransitions());
+                }
+                client.leases().inNamespace(namespace).resource(lease).update();
+            }
+            if (!Boolean.TRUE.equals(lastOk)) {
+                LOG.info("Lease {}/{} renewed (holder {}, {} s){}", namespace, name, who.isEmpty() ? "none" : who,
+                        duration.toSeconds(), lastOk == null ? "" : "; the API server answers again");
+            }
+            lastOk = true;
+            return true;
+        } catch (KubernetesClientException e) {
+            metrics.leaseRenewFailed();
+            if (!Boolean.FALSE.equals(lastOk)) {
+                LOG.warn("cannot renew Lease {}/{}: {}; retrying, and still answering ARP for what this node owns",
+                        namespace, name, oneLine(e));
+            }
+            lastOk = false;
+            return false;
+        }
+    }
+
+    private static LeaseSpec spec(String who, Duration duration, ZonedDateTime acquired, ZonedDateTime renewed) {
+        LeaseSpec s = new LeaseSpec();
+        s.setHolderIdentity(who);
+        s.setLeaseDurationSeconds((int) Math.max(1, duration.toSeconds()));
+        s.setAcquireTime(acquired);
+        s.setRenewTime(renewed);
+        return s;
+    }
+
+    static String oneLine(Exception e) {
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
+    }
+
+    /** Releases the Lease (empty holder): the controller treats the node as gone at once, without a timeout. */
+    @Override
+    public void close() {
+        stopping = true;
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (renew("", timing.idleDuration())) {
+            LOG.info("Lease {}/{} released", namespace, name);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package me.loutres.juneau.agent.kube;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisementStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes what the node really does: ARPAdvertisement status through the status subresource (at the resourceVersion
+ * it was read at, so a status never lands on an advertisement that moved meanwhile) and Events on the Service.
+ */
+public final class Reporter {
+    private static final Logger LOG = LoggerFactory.getLogger(Reporter.class);
+
+    private final KubernetesClient client;
+    private final String node;
+
+    public Reporter(KubernetesClient client, String node) {
+        this.client = client;
+        this.node = node;
+    }
+
+    /** The status this node wants on an advertisement it owns. */
+    public record Wanted(String interfaceName, String mac, String announcedAt, String reason, String message) {
+        public boolean announced() {
+            return JuneauConstants.REASON_ANNOUNCED.equals(reason);
+        }
+    }
+
+    /** True when {@code current} already says what {@code wanted} says (no write needed). */
+    public boolean upToDate(ARPAdvertisement current, Wanted wanted) {
+        ARPAdvertisementStatus s = current.getStatus();
+        if (s == null || !node.equals(s.getNode())
+                || !Objects.equals(s.getObservedGeneration(), current.getMetadata().getGeneration())
+                || !Objects.equals(s.getInterfaceName(), wanted.interfaceName())
+                || !Objects.equals(s.getMacAddress(), wanted.mac())) {
+            return false;
+        }
+        Condition c = s.getConditions() == null ? null : s.getConditions().stream()
+                .filter(x -> JuneauConstants.CONDITION_ANNOUNCED.equals(x.getType())).findFirst().orElse(null);
+        return c != null && (wanted.announced() ? "True" : "False").equals(c.getStatus())
+                && wanted.reason().equals(c.getReason()) && Objects.equals(wanted.message(), c.getMessage());
+    }
+
+    /**
+     * Writes the status.
+     *
+     * @return false when the write failed (retried by the caller with backoff)
+     */
+    public boolean writeStatus(ARPAdvertisement current, Wanted wanted) {
+        ARPAdvertisement copy = client.getKubernetesSerialization().clone(current);
+        ARPAdvertisementStatus s = new ARPAdvertisementStatus();
+        s.setNode(node);
+        s.setInterfaceName(wanted.interfaceName());
+        s.setMacAddress(wanted.mac());
+        s.setAnnouncedAt(wanted.announcedAt());
+        s.setObservedGeneration(current.getMetadata().getGeneration());
+        String status = wanted.announced() ? "True" : "False";
+        Condition previous = current.getStatus() == null || current.getStatus().getConditions() == null ? null
+                : current.getStatus().getConditions().stream()
+                        .filter(x -> JuneauConstants.CONDITION_ANNOUNCED.equals(x.getType())).findFirst().orElse(null);
+        String since = previous != null && status.equals(previous.getStatus()) && previous.getLastTransitionTime() != null
+                && current.getStatus() != null && node.equals(current.getStatus().getNode())
+                ? previous.getLastTransitionTime() : Instant.now().toString();
+        s.setConditions(List.of(new ConditionBuilder().withType(JuneauConstants.CONDITION_ANNOUNCED).withStatus(status)
+                .withReason(wanted.reason()).withMessage(wanted.message())
+                .withObservedGeneration(current.getMetadata().getGeneration()).withLastTransitionTime(since).build()));
+        copy.setStatus(s);
+        try {
+            client.resources(ARPAdvertisement.class).resource(copy).updateStatus();
+            return true;
+        } catch (KubernetesClientException e) {
+            LOG.debug("status of ARPAdvertisement {} not written: {}", current.getMetadata().getName(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** Records an Event on the Service; failures are logged only (an Event is a courtesy, never a blocker). */
+    public void event(String namespace, String service, String type, String reason, String message) {
+        Instant now = Instant.now();
+        Event event = new EventBuilder()
+                .withNewMetadata().withNamespace(namespace)
+                .withName(service + "." + Long.toHexString(now.toEpochMilli()) + UUID.randomUUID().toString().substring(0, 4))
+                .endMetadata()
+                .withNewInvolvedObject().withApiVersion("v1").withKind("Service").withNamespace(namespace)
+                .withName(service).endInvolvedObject()
+                .withType(type).withReason(reason).withMessage(message)
+                .withNewSource().withComponent("juneau-agent").withHost(node).endSource()
+                .withReportingComponent("juneau.loutres.me/agent").withReportingInstance(node)
+                .withFirstTimestamp(now.toString()).withLastTimestamp(now.toString()).withCount(1)
+                .build();
+        try {
+            client.v1().events().inNamespace(namespace).resource(event).create();
+        } catch (KubernetesClientException e) {
+            LOG.debug("event {} on Service {}/{} not recorded: {}", reason, namespace, service, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package me.loutres.juneau.agent.arp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.agent.own.Claim;
+import me.loutres.juneau.agent.testing.FakeWire;
+import me.loutres.juneau.agent.testing.ManualTimer;
+import me.loutres.juneau.ip.Ipv4;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SpeakerTest {
+    static final MacAddress MAC = MacAddress.parse("02:00:00:00:00:0a");
+    static final MacAddress CLIENT_MAC = MacAddress.parse("02:00:00:00:00:01");
+    static final MacAddress PEER = MacAddress.parse("02:00:00:00:00:0b");
+    static final InterfaceInfo ETH0 = new InterfaceInfo("eth0", 2, MAC,
+            List.of(new InterfaceInfo.Prefix(Ipv4.parse("198.18.0.11"), 24)), true, false);
+    static final long VIP = Ipv4.parse("198.18.0.100");
+    static final long VIP2 = Ipv4.parse("198.18.0.101");
+    static final long CLIENT = Ipv4.parse("198.18.0.1");
+
+    final FakeWire wire = new FakeWire();
+    final ManualTimer timer = new ManualTimer();
+    final AgentMetrics metrics = new AgentMetrics();
+    final List<String> conflicts = new ArrayList<>();
+    final Speaker speaker = new Speaker(wire, AnnounceSchedule.DEFAULT, timer, metrics,
+            (claim, iface, other) -> conflicts.add(claim.vipText() + " " + other));
+
+    static Speaker.Binding bind(long vip) {
+        return new Speaker.Binding(new Claim(vip, "slb-default-" + Ipv4.format(vip), 1, "default", "web"), ETH0);
+    }
+
+    @AfterEach
+    void close() {
+        speaker.close();
+        timer.shutdownNow();
+    }
+
+    @Test
+    void aGainSendsGratuitousArpAtOnceInBothFormsThenFourMoreRounds() {
+        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+
+        assertThat(applied.gained()).containsExactly(bind(VIP));
+        assertThat(wire.sent("eth0")).containsExactly(ArpFrame.gratuitousRequest(MAC, VIP),
+                ArpFrame.gratuitousReply(MAC, VIP));
+        assertThat(timer.delays()).containsExactly(Duration.ofMillis(1100), Duration.ofMillis(2200),
+                Duration.ofMillis(3300), Duration.ofMillis(4400));
+        timer.runAll();
+        assertThat(wire.sent("eth0")).hasSize(10);
+        assertThat(metrics.gratuitousSent()).isEqualTo(10.0);
+        assertThat(metrics.takeoverCount()).isEqualTo(1);
+        assertThat(metrics.owned()).isEqualTo(1);
+    }
+
+    @Test
+    void aVipKeptAcrossApplyIsNotAnnouncedAgain() {
+        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        Speaker.Applied again = speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+
+        assertThat(again.gained()).containsExactly(bind(VIP2));
+        assertThat(wire.sent("eth0")).hasSize(4);
+    }
+
+    @Test
+    void remainingRoundsAreNotSentOnceTheVipIsLost() {
+        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        speaker.apply(Map.of(), System.nanoTime());
+        timer.runAll();
+
+        assertThat(wire.sent("eth0")).hasSize(2);
+        assertThat(speaker.answering()).isEmpty();
+        assertThat(wire.isOpen("eth0")).as("an unused socket is closed").isFalse();
+    }
+
+    @Test
+    void answersRequestsForOwnedVipsOnlyAndStopsAtOnceOnLoss() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+        int garps = wire.sent("eth0").size();
+
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, Ipv4.parse("198.18.0.102")));
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
+        List<ArpFrame> sent = wire.awaitSent("eth0", garps + 1);
+        assertThat(sent.subList(garps, sent.size()))
+                .containsExactly(ArpFrame.request(CLIENT_MAC, CLIENT, VIP).replyFrom(MAC));
+
+        speaker.apply(Map.of(VIP2, bind(VIP2)), System.nanoTime());
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP2)); // a barrier: answered after the first
+        sent = wire.awaitSent("eth0", garps + 2);
+        assertThat(sent.subList(garps + 1, sent.size()))
+                .containsExactly(ArpFrame.request(CLIENT_MAC, CLIENT, VIP2).replyFrom(MAC));
+        assertThat(metrics.answeredCount()).isEqualTo(2.0);
+    }
+
+    @Test
+    void anotherMacClaimingAnOwnedVipIsAConflict() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        int garps = wire.sent("eth0").size();
+
+        wire.inject("eth0", ArpFrame.gratuitousRequest(PEER, VIP));
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
+        wire.awaitSent("eth0", garps + 1);
+
+        assertThat(conflicts).containsExactly("198.18.0.100 02:00:00:00:00:0b");
+        assertThat(metrics.conflictCount()).isEqualTo(1.0);
+    }
+
+    @Test
+    void suspendedItAnswersNothingAndResumedItAnswersAgain() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+        int garps = wire.sent("eth0").size();
+        speaker.suspend();
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
+        speaker.resume();
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP2));
+
+        List<ArpFrame> sent = wire.awaitSent("eth0", garps + 1);
+        // the first request may have been read before or after resume(); what matters: while suspended the
+        // answering() view is empty, and after resume the VIPs are answered again
+        assertThat(sent.get(sent.size() - 1)).isEqualTo(ArpFrame.request(CLIENT_MAC, CLIENT, VIP2).replyFrom(MAC));
+        speaker.suspend();
+        assertThat(speaker.answering()).isEmpty();
+        timer.runAll();
+        assertThat(wire.sent("eth0").stream().filter(f -> f.senderIp() == f.targetIp())).hasSize(4);
+    }
+
+    @Test
+    void aSocketThatCannotBeOpenedIsReportedPerVip() {
+        wire.refuse("eth0");
+
+        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+
+        assertThat(applied.gained()).isEmpty();
+        assertThat(applied.socketErrors()).containsOnlyKeys(VIP);
+        assertThat(applied.socketErrors().get(VIP)).contains("NET_RAW");
+        assertThat(speaker.answering()).isEmpty();
+    }
+}

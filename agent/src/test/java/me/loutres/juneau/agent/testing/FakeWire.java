@@ -1,0 +1,115 @@
+package me.loutres.juneau.agent.testing;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.agent.arp.ArpFrame;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.net.PacketSocket;
+
+/** A wire per interface in memory: tests inject frames and read what the agent sent. No privileges needed. */
+public final class FakeWire implements PacketSocket {
+    private final Map<String, FakeChannel> channels = new ConcurrentHashMap<>();
+    private final Set<String> refused = new HashSet<>();
+    private final List<String> opened = new ArrayList<>();
+
+    /** Opening a channel on this interface fails as if CAP_NET_RAW were missing. */
+    public synchronized void refuse(String iface) {
+        refused.add(iface);
+    }
+
+    @Override
+    public synchronized Channel open(InterfaceInfo iface) throws IOException {
+        if (refused.contains(iface.name())) {
+            throw new IOException("cannot open an AF_PACKET socket for " + iface.name()
+                    + ": errno 1 (Operation not permitted) (the agent needs capability NET_RAW)");
+        }
+        FakeChannel c = new FakeChannel();
+        channels.put(iface.name(), c);
+        opened.add(iface.name());
+        return c;
+    }
+
+    public synchronized List<String> opened() {
+        return List.copyOf(opened);
+    }
+
+    public boolean isOpen(String iface) {
+        FakeChannel c = channels.get(iface);
+        return c != null && !c.closed;
+    }
+
+    public void inject(String iface, ArpFrame frame) {
+        channels.get(iface).in.add(frame.encode());
+    }
+
+    /** Frames sent on the interface so far, decoded. */
+    public List<ArpFrame> sent(String iface) {
+        FakeChannel c = channels.get(iface);
+        if (c == null) {
+            return List.of();
+        }
+        synchronized (c.sent) {
+            return c.sent.stream().map(b -> ArpFrame.decode(b, b.length).orElseThrow()).toList();
+        }
+    }
+
+    /** Waits until at least {@code n} frames were sent on the interface (the receive thread is asynchronous). */
+    public List<ArpFrame> awaitSent(String iface, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            List<ArpFrame> s = sent(iface);
+            if (s.size() >= n) {
+                return s;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("expected " + n + " frames on " + iface + ", got " + sent(iface));
+    }
+
+    private static final class FakeChannel implements Channel {
+        final LinkedBlockingQueue<byte[]> in = new LinkedBlockingQueue<>();
+        final List<byte[]> sent = new ArrayList<>();
+        volatile boolean closed;
+
+        @Override
+        public int receive(byte[] buf, Duration timeout) throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            try {
+                byte[] f = in.poll(Math.min(timeout.toMillis(), 50), TimeUnit.MILLISECONDS);
+                if (f == null) {
+                    return -1;
+                }
+                System.arraycopy(f, 0, buf, 0, f.length);
+                return f.length;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+        }
+
+        @Override
+        public void send(byte[] frame) throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            synchronized (sent) {
+                sent.add(frame.clone());
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+}
