@@ -50,7 +50,7 @@ public final class AgentCommand implements Callable<Integer> {
             description = "address of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE})")
     String metricsBind;
 
-    @Option(names = "--metrics-port", defaultValue = "8081",
+    @Option(names = "--metrics-port", defaultValue = "7473",
             description = "port of /healthz, /readyz and /metrics; 0 for any, -1 for none (default: ${DEFAULT-VALUE})")
     int metricsPort;
 

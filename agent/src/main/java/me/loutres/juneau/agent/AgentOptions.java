@@ -30,7 +30,7 @@ public record AgentOptions(String node, List<String> interfaces, String namespac
     }
 
     public static AgentOptions defaults(String node) {
-        return new AgentOptions(node, List.of(), JuneauConstants.SYSTEM_NAMESPACE, node, "0.0.0.0", 8081,
+        return new AgentOptions(node, List.of(), JuneauConstants.SYSTEM_NAMESPACE, node, "0.0.0.0", 7473,
                 AnnounceSchedule.DEFAULT, LeaseKeeper.Timing.DEFAULT, Duration.ofSeconds(60));
     }
 

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
                 me.loutres.juneau.cli.plan.PlanCommand.class,
                 me.loutres.juneau.webhook.server.WebhookCommand.class,
                 me.loutres.juneau.controller.ControllerCommand.class,
+                me.loutres.juneau.agent.AgentCommand.class,
                 me.loutres.juneau.certs.CertsCommand.class,
         })
 public final class Juneau implements Callable<Integer> {

@@ -77,11 +77,29 @@ class DockerfilesTest {
         assertThat(Files.readString(ROOT.resolve("cli/src/main/java/me/loutres/juneau/cli/Juneau.java"))).contains("CertsCommand.class");
     }
 
+    @Test
+    void theAgentImageRunsAsUidZeroExactlyAsItsDaemonSetSaysAndRunsTheAgentSubcommand() throws IOException {
+        String text = dockerfile("agent");
+        List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(lines.get(0)).isEqualTo("FROM eclipse-temurin:17-jre");
+        assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"))
+                .contains("COPY cli/target/lib/ /opt/juneau/lib/", "COPY cli/target/cli-*.jar /opt/juneau/lib/", "USER 0:0");
+        assertThat(lines.stream().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow())
+                .endsWith("\"me.loutres.juneau.cli.Juneau\", \"agent\"]");
+        assertThat(subcommandNames()).contains("agent");
+        for (Install i : Install.both()) {
+            List<JsonNode> pods = pods(i, "agent");
+            assertThat(pods).as("the agent's pod in %s", i).hasSize(1);
+            assertThat(pods.get(0).path("securityContext").path("runAsUser").asInt(-1)).isZero();
+            assertThat(pods.get(0).findValuesAsText("image")).containsOnly("juneau/agent:0.1.0");
+        }
+    }
+
     /** Pod specs that run a part's image: by component label. */
     static List<JsonNode> pods(Install install, String part) {
         return install.objects().stream().filter(o -> part.equals(o.path("metadata").path("labels").path("app.kubernetes.io/component").asText()))
                 .map(o -> switch (o.path("kind").asText()) {
-                    case "Deployment", "Job" -> o.path("spec").path("template").path("spec");
+                    case "Deployment", "Job", "DaemonSet" -> o.path("spec").path("template").path("spec");
                     case "CronJob" -> o.path("spec").path("jobTemplate").path("spec").path("template").path("spec");
                     default -> null;
                 }).filter(p -> p != null).toList();
@@ -90,7 +108,7 @@ class DockerfilesTest {
     static Set<String> subcommandNames() throws IOException {
         Set<String> names = new HashSet<>();
         Pattern p = Pattern.compile("@Command\\(name = \"([a-z-]+)\"");
-        for (String module : List.of("certs", "controller", "webhook", "cli")) {
+        for (String module : List.of("certs", "controller", "webhook", "agent", "cli")) {
             Path src = ROOT.resolve(module).resolve("src/main/java");
             if (!Files.isDirectory(src)) {
                 continue;

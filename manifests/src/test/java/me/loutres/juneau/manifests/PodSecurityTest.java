@@ -21,14 +21,24 @@ class PodSecurityTest {
         }
     }
 
-    /** The pod templates of every Deployment, Job and CronJob of both installs. */
+    static final String AGENT = "DaemonSet/juneau-agent";
+
+    /**
+     * The pod templates of every Deployment, Job, CronJob and DaemonSet of both installs but the node agent's, whose
+     * posture differs by design (host network, NET_RAW, uid 0) and is pinned exactly by
+     * {@link #theAgentRunsOnEveryNodeOnTheHostNetworkWithNetRawAndNothingElse()}.
+     */
     static Stream<Pod> pods() {
+        return allPods().filter(p -> !p.owner().equals(AGENT));
+    }
+
+    static Stream<Pod> allPods() {
         List<Pod> out = new ArrayList<>();
         for (Install i : Install.both()) {
             for (JsonNode o : i.objects()) {
                 String kind = o.path("kind").asText();
                 JsonNode template = switch (kind) {
-                    case "Deployment", "Job" -> o.path("spec").path("template");
+                    case "Deployment", "Job", "DaemonSet" -> o.path("spec").path("template");
                     case "CronJob" -> o.path("spec").path("jobTemplate").path("spec").path("template");
                     default -> null;
                 };
@@ -37,7 +47,7 @@ class PodSecurityTest {
                 }
             }
         }
-        assertThat(out).hasSizeGreaterThanOrEqualTo(6);
+        assertThat(out).hasSizeGreaterThanOrEqualTo(8);
         return out.stream();
     }
 
@@ -92,6 +102,57 @@ class PodSecurityTest {
                 tmp |= "/tmp".equals(m.path("mountPath").asText());
             }
             assertThat(tmp).as("%s mounts an emptyDir at /tmp", name).isTrue();
+        }
+    }
+
+    @Test
+    void theAgentRunsOnEveryNodeOnTheHostNetworkWithNetRawAndNothingElse() {
+        List<Pod> agents = allPods().filter(p -> p.owner().equals(AGENT)).toList();
+        assertThat(agents).as("the agent DaemonSet in both installs").hasSize(2);
+        for (Pod pod : agents) {
+            JsonNode spec = pod.spec();
+            assertThat(spec.path("hostNetwork").asBoolean()).as("%s hostNetwork (ARP on the node's links)", pod).isTrue();
+            assertThat(spec.path("hostPID").asBoolean(false)).isFalse();
+            assertThat(spec.path("hostIPC").asBoolean(false)).isFalse();
+            assertThat(spec.path("dnsPolicy").asText()).isEqualTo("ClusterFirstWithHostNet");
+            for (JsonNode v : spec.path("volumes")) {
+                assertThat(v.has("hostPath")).as("%s volume %s", pod, v.path("name").asText()).isFalse();
+            }
+            assertThat(spec.path("serviceAccountName").asText()).isEqualTo("juneau-agent");
+            assertThat(spec.path("automountServiceAccountToken").asBoolean(false)).isTrue();
+            assertThat(spec.path("securityContext").path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+            // uid 0 because Kubernetes gives a non-root process no way to use NET_RAW with no_new_privs (see the manifest)
+            assertThat(spec.path("securityContext").path("runAsUser").asInt(-1)).isZero();
+            assertThat(spec.path("tolerations").size()).isEqualTo(1);
+            assertThat(spec.path("tolerations").get(0).path("operator").asText()).as("tolerates every taint").isEqualTo("Exists");
+            assertThat(spec.path("tolerations").get(0).has("key")).isFalse();
+            List<JsonNode> containers = containers(spec);
+            assertThat(containers).hasSize(1);
+            JsonNode c = containers.get(0);
+            JsonNode sc = c.path("securityContext");
+            assertThat(sc.path("allowPrivilegeEscalation").asBoolean(true)).isFalse();
+            assertThat(sc.path("readOnlyRootFilesystem").asBoolean(false)).isTrue();
+            assertThat(sc.path("privileged").asBoolean(false)).isFalse();
+            assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("drop"))).containsExactly("ALL");
+            assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("add"))).containsExactly("NET_RAW");
+            assertThat(sc.path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+            for (String kind : List.of("requests", "limits")) {
+                for (String r : List.of("cpu", "memory")) {
+                    assertThat(c.path("resources").path(kind).path(r).asText()).isNotEmpty();
+                }
+            }
+            assertThat(c.path("volumeMounts").findValuesAsText("mountPath")).contains("/tmp");
+            JsonNode nodeName = null;
+            for (JsonNode e : c.path("env")) {
+                if ("NODE_NAME".equals(e.path("name").asText())) {
+                    nodeName = e;
+                }
+            }
+            assertThat(nodeName).as("NODE_NAME from the Downward API").isNotNull();
+            assertThat(nodeName.path("valueFrom").path("fieldRef").path("fieldPath").asText()).isEqualTo("spec.nodeName");
+            assertThat(KustomizeRenderTest.texts(c.path("args"))).contains("--node=$(NODE_NAME)");
+            assertThat(c.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
+            assertThat(c.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
         }
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RbacTest {
     static final List<Path> FILES = List.of(Path.of("base/controller/rbac.yaml"), Path.of("base/webhook/rbac.yaml"),
-            Path.of("overlays/self-signed/rbac.yaml"));
+            Path.of("base/agent/rbac.yaml"), Path.of("overlays/self-signed/rbac.yaml"));
     static final Path ALLOWED = Path.of("src/test/resources/rbac-allowed.txt");
     static final Set<String> ROLE_KINDS = Set.of("Role", "ClusterRole");
 

@@ -72,7 +72,7 @@ public final class Reporter {
                         .filter(x -> JuneauConstants.CONDITION_ANNOUNCED.equals(x.getType())).findFirst().orElse(null);
         String since = previous != null && status.equals(previous.getStatus()) && previous.getLastTransitionTime() != null
                 && current.getStatus() != null && node.equals(current.getStatus().getNode())
-                ? previous.getLastTransitionTime() : Instant.now().toString();
+                ? previous.getLastTransitionTime() : Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
         s.setConditions(List.of(new ConditionBuilder().withType(JuneauConstants.CONDITION_ANNOUNCED).withStatus(status)
                 .withReason(wanted.reason()).withMessage(wanted.message())
                 .withObservedGeneration(current.getMetadata().getGeneration()).withLastTransitionTime(since).build()));

@@ -1,0 +1,186 @@
+package me.loutres.juneau.agent.scenario;
+
+import static me.loutres.juneau.agent.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.time.Duration;
+import java.util.List;
+import me.loutres.juneau.agent.AgentOptions;
+import me.loutres.juneau.agent.NodeAgent;
+import me.loutres.juneau.agent.arp.ArpFrame;
+import me.loutres.juneau.agent.arp.MacAddress;
+import me.loutres.juneau.agent.kube.LeaseKeeper;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.testing.AgentCluster;
+import me.loutres.juneau.agent.testing.FakeWire;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.ip.Ipv4;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The agent against a mock API server and a fake wire: what it answers, reports and renews (SPEC §8). */
+class NodeAgentMockTest {
+    static final MacAddress MAC = MacAddress.parse("02:00:00:00:00:0a");
+    static final MacAddress CLIENT_MAC = MacAddress.parse("02:00:00:00:00:01");
+    static final long CLIENT = Ipv4.parse("198.18.0.1");
+    static final String VIP = "198.18.0.100";
+    static final InterfaceInfo ETH0 = new InterfaceInfo("eth0", 2, MAC,
+            List.of(new InterfaceInfo.Prefix(Ipv4.parse("198.18.0.11"), 24)), true, false);
+    static final InterfaceInfo LO = new InterfaceInfo("lo", 1, null,
+            List.of(new InterfaceInfo.Prefix(Ipv4.parse("127.0.0.1"), 8)), true, true);
+
+    final AgentCluster cluster = new AgentCluster();
+    final FakeWire wire = new FakeWire();
+    NodeAgent agent;
+
+    NodeAgent start() throws Exception {
+        AgentOptions options = AgentOptions.defaults("node-a").withMetrics("127.0.0.1", -1)
+                .withLease(new LeaseKeeper.Timing(Duration.ofMillis(200), Duration.ofSeconds(3),
+                        Duration.ofSeconds(10), Duration.ofSeconds(30)));
+        agent = NodeAgent.start(cluster.newAgentClient(), options, wire, () -> List.of(LO, ETH0));
+        return agent;
+    }
+
+    @AfterEach
+    void stop() {
+        if (agent != null) {
+            agent.close();
+        }
+        cluster.close();
+    }
+
+    static Condition announced(ARPAdvertisement a) {
+        if (a.getStatus() == null) {
+            return null;
+        }
+        return a.getStatus().getConditions().stream()
+                .filter(c -> JuneauConstants.CONDITION_ANNOUNCED.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    /** Whether the agent replies to an ARP request for {@code ip} now ("no" after 2 s of silence). */
+    boolean answers(String ip) throws InterruptedException {
+        int before = wire.sent("eth0").size();
+        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, Ipv4.parse(ip)));
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            List<ArpFrame> sent = wire.sent("eth0");
+            if (sent.subList(before, sent.size()).stream().anyMatch(f -> f.isReply() && f.senderIp() == Ipv4.parse(ip)
+                    && f.ethernetDestination().equals(CLIENT_MAC))) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return false;
+    }
+
+    @Test
+    void announcesItsVipReportsStatusAndEventAndRenewsTheShortLease() throws Exception {
+        cluster.advertise("web", VIP, "node-a");
+        start();
+
+        List<ArpFrame> garp = wire.awaitSent("eth0", 2);
+        assertThat(garp.subList(0, 2)).containsExactly(ArpFrame.gratuitousRequest(MAC, Ipv4.parse(VIP)),
+                ArpFrame.gratuitousReply(MAC, Ipv4.parse(VIP)));
+        assertThat(answers(VIP)).isTrue();
+        eventually(() -> {
+            ARPAdvertisement a = cluster.get("web");
+            assertThat(a.getStatus()).isNotNull();
+            assertThat(a.getStatus().getNode()).isEqualTo("node-a");
+            assertThat(a.getStatus().getInterfaceName()).isEqualTo("eth0");
+            assertThat(a.getStatus().getMacAddress()).isEqualTo("02:00:00:00:00:0a");
+            assertThat(a.getStatus().getAnnouncedAt()).isNotBlank();
+            assertThat(a.getStatus().getObservedGeneration()).isEqualTo(a.getMetadata().getGeneration());
+            assertThat(announced(a).getStatus()).isEqualTo("True");
+            assertThat(announced(a).getReason()).isEqualTo("Announced");
+        });
+        eventually(() -> assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
+                .extracting(Event::getMessage).contains("Announcing 198.18.0.100 from node-a via eth0"));
+        eventually(() -> {
+            Lease lease = cluster.client().leases().inNamespace("juneau-system").withName("juneau-agent-node-a").get();
+            assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("node-a");
+            assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(3);
+        });
+        assertThat(agent.readinessProblem()).isNull();
+        assertThat(agent.metrics().owned()).isEqualTo(1);
+    }
+
+    @Test
+    void neverAnswersForAnotherNodesVipAndStopsAtOnceWhenItsVipMoves() throws Exception {
+        cluster.advertise("web", VIP, "node-a");
+        cluster.advertise("other", "198.18.0.101", "node-b");
+        start();
+        wire.awaitSent("eth0", 2);
+
+        assertThat(answers("198.18.0.101")).isFalse();
+        assertThat(answers(VIP)).isTrue();
+
+        cluster.move("web", "node-b");
+        eventually(() -> assertThat(agent.answering()).isEmpty());
+        int before = wire.sent("eth0").size();
+        assertThat(answers(VIP)).isFalse();
+        assertThat(wire.sent("eth0")).hasSize(before);
+        eventually(() -> assertThat(cluster.client().leases().inNamespace("juneau-system")
+                .withName("juneau-agent-node-a").get().getSpec().getLeaseDurationSeconds()).isEqualTo(30));
+    }
+
+    @Test
+    void aVipOutsideEveryPrefixIsReportedAsInterfaceNotFound() throws Exception {
+        cluster.advertise("web", "203.0.113.7", "node-a");
+        start();
+
+        eventually(() -> {
+            Condition c = announced(cluster.get("web"));
+            assertThat(c).isNotNull();
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("InterfaceNotFound");
+            assertThat(c.getMessage()).contains("203.0.113.7").contains("eth0 198.18.0.11/24");
+        });
+        assertThat(wire.opened()).isEmpty();
+    }
+
+    @Test
+    void aSocketThatCannotOpenIsReportedAsSocketErrorAndTheAgentIsNotReady() throws Exception {
+        wire.refuse("eth0");
+        cluster.advertise("web", VIP, "node-a");
+        start();
+
+        eventually(() -> {
+            Condition c = announced(cluster.get("web"));
+            assertThat(c).isNotNull();
+            assertThat(c.getReason()).isEqualTo("SocketError");
+            assertThat(c.getMessage()).contains("NET_RAW");
+        });
+        assertThat(agent.readinessProblem()).contains("packet socket");
+    }
+
+    @Test
+    void onShutdownItStopsAnsweringThenReleasesTheLease() throws Exception {
+        cluster.advertise("web", VIP, "node-a");
+        start();
+        wire.awaitSent("eth0", 2);
+        eventually(() -> assertThat(cluster.client().leases().inNamespace("juneau-system")
+                .withName("juneau-agent-node-a").get()).isNotNull());
+
+        agent.close();
+        agent = null;
+
+        assertThat(wire.isOpen("eth0")).isFalse();
+        Lease lease = cluster.client().leases().inNamespace("juneau-system").withName("juneau-agent-node-a").get();
+        assertThat(lease.getSpec().getHolderIdentity()).isEmpty();
+    }
+
+    @Test
+    void onStartItAnnouncesEverythingItAlreadyOwns() throws Exception {
+        cluster.advertise("a", "198.18.0.100", "node-a");
+        cluster.advertise("b", "198.18.0.101", "node-a");
+        start();
+
+        List<ArpFrame> sent = wire.awaitSent("eth0", 4);
+        assertThat(sent.stream().filter(f -> f.senderIp() == f.targetIp()).map(ArpFrame::senderIp).distinct())
+                .containsExactlyInAnyOrder(Ipv4.parse("198.18.0.100"), Ipv4.parse("198.18.0.101"));
+    }
+}

@@ -1,0 +1,105 @@
+package me.loutres.juneau.agent.testing;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
+
+/**
+ * A fabric8 mock API server in CRUD mode with the ARPAdvertisement CRD (status subresource on), a client for the
+ * test and one for the agent, whose every request is recorded for the RBAC check.
+ */
+public final class AgentCluster implements AutoCloseable {
+    public static final String AGENT_USER_AGENT = "juneau-agent-under-test";
+
+    /** One request of the agent: method and path with query. */
+    public record Request(String method, String path) {
+    }
+
+    private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final List<KubernetesClient> agentClients = new java.util.ArrayList<>();
+
+    public AgentCluster() {
+        KubernetesCrudDispatcher dispatcher = new KubernetesCrudDispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                if (AGENT_USER_AGENT.equals(request.getHeader("User-Agent"))) {
+                    requests.add(new Request(request.getMethod(), request.getPath()));
+                }
+                return super.dispatch(request);
+            }
+        };
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        server.init();
+        client = server.createClient();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        CustomResourceDefinition crd = CustomResourceDefinitionContext
+                .v1CRDFromCustomResourceType((Class) ARPAdvertisement.class)
+                .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
+                .endVersion().endSpec().build();
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public KubernetesClient newAgentClient() {
+        KubernetesClient c = server.createClient(b -> b.editOrNewConfig().withUserAgent(AGENT_USER_AGENT)
+                .withRequestRetryBackoffLimit(0).endConfig());
+        agentClients.add(c);
+        return c;
+    }
+
+    public List<Request> agentRequests() {
+        return List.copyOf(requests);
+    }
+
+    /** Creates the advertisement as the controller would: labels for its Service and node. */
+    public ARPAdvertisement advertise(String service, String vip, String node) {
+        ARPAdvertisement a = new ARPAdvertisement();
+        a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName("default", service))
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, "default")
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, service)
+                .addToLabels(JuneauConstants.LABEL_NODE, node).build());
+        a.setSpec(new ARPAdvertisementSpec("l2", vip, node));
+        return client.resources(ARPAdvertisement.class).resource(a).create();
+    }
+
+    /** Moves an advertisement as the controller does: nodeName and the node label in one write. */
+    public void move(String service, String node) {
+        client.resources(ARPAdvertisement.class).withName(JuneauConstants.arpAdvertisementName("default", service))
+                .edit(a -> {
+                    a.getSpec().setNodeName(node);
+                    a.getMetadata().getLabels().put(JuneauConstants.LABEL_NODE, node);
+                    return a;
+                });
+    }
+
+    public ARPAdvertisement get(String service) {
+        return client.resources(ARPAdvertisement.class)
+                .withName(JuneauConstants.arpAdvertisementName("default", service)).get();
+    }
+
+    @Override
+    public void close() {
+        agentClients.forEach(KubernetesClient::close);
+        client.close();
+        server.destroy();
+    }
+}
