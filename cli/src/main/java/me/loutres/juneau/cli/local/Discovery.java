@@ -56,7 +56,7 @@ final class Discovery {
         add(juneau, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, "serviceloadbalancer",
                 JuneauConstants.KIND_SERVICE_LOAD_BALANCER, true, true, "slb");
         add(juneau, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, "arpadvertisement",
-                JuneauConstants.KIND_ARP_ADVERTISEMENT, false, false);
+                JuneauConstants.KIND_ARP_ADVERTISEMENT, false, true);
     }
 
     private void add(String groupVersion, String plural, String singular, String kind, boolean namespaced,

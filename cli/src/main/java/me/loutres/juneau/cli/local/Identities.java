@@ -13,12 +13,17 @@ import me.loutres.juneau.api.JuneauConstants;
 public final class Identities {
     public static final String ADMIN_TOKEN = "juneau-local-admin";
     public static final String CONTROLLER_TOKEN = "juneau-local-controller";
+    /** The node agents (SPEC §8): they may write only ARPAdvertisement status. */
+    public static final String AGENT_TOKEN = "juneau-local-agent";
     public static final String ADMIN_USERNAME = "kubernetes-admin";
 
     private static final Map<String, UserInfo> BY_TOKEN = Map.of(
             ADMIN_TOKEN, new UserInfoBuilder().withUsername(ADMIN_USERNAME)
                     .withGroups(List.of("system:masters", "system:authenticated")).build(),
             CONTROLLER_TOKEN, new UserInfoBuilder().withUsername(JuneauConstants.DEFAULT_CONTROLLER_USERNAME)
+                    .withGroups(List.of("system:serviceaccounts", "system:serviceaccounts:juneau-system",
+                            "system:authenticated")).build(),
+            AGENT_TOKEN, new UserInfoBuilder().withUsername(JuneauConstants.DEFAULT_AGENT_USERNAME)
                     .withGroups(List.of("system:serviceaccounts", "system:serviceaccounts:juneau-system",
                             "system:authenticated")).build());
 

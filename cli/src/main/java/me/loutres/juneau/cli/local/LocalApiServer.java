@@ -198,7 +198,7 @@ public final class LocalApiServer implements AutoCloseable {
     /** The four CRDs, with the status subresource where the kind has a status (so status writes behave). */
     static List<CustomResourceDefinition> crds() {
         return List.of(crd(AddressPool.class, true), crd(ExternalNetwork.class, false),
-                crd(ServiceLoadBalancer.class, true), crd(ARPAdvertisement.class, false));
+                crd(ServiceLoadBalancer.class, true), crd(ARPAdvertisement.class, true));
     }
 
     private static CustomResourceDefinition crd(Class<? extends CustomResource<?, ?>> type, boolean status) {
