@@ -91,7 +91,7 @@ class DockerfilesTest {
             List<JsonNode> pods = pods(i, "agent");
             assertThat(pods).as("the agent's pod in %s", i).hasSize(1);
             assertThat(pods.get(0).path("securityContext").path("runAsUser").asInt(-1)).isZero();
-            assertThat(pods.get(0).findValuesAsText("image")).containsOnly("juneau/agent:0.1.0");
+            assertThat(pods.get(0).findValuesAsText("image")).containsOnly("localhost/juneau/agent:0.1.0");
         }
     }
 

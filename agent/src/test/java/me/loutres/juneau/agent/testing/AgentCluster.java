@@ -29,6 +29,9 @@ public final class AgentCluster implements AutoCloseable {
     public record Request(String method, String path) {
     }
 
+    /** Held so the level sticks: java.util.logging keeps loggers weakly. */
+    private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
+
     private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
     private final KubernetesMockServer server;
     private final KubernetesClient client;
@@ -53,6 +56,12 @@ public final class AgentCluster implements AutoCloseable {
                 .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
                 .endVersion().endSpec().build();
         client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    }
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+        l.setLevel(java.util.logging.Level.WARNING);
+        return l;
     }
 
     public KubernetesClient client() {
