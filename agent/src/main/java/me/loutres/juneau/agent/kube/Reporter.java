@@ -38,13 +38,17 @@ public final class Reporter {
         }
     }
 
-    /** True when {@code current} already says what {@code wanted} says (no write needed). */
+    /**
+     * True when {@code current} already says what {@code wanted} says (no write needed). A restarted agent writes a
+     * new {@code announcedAt}: the node did not answer while it was down.
+     */
     public boolean upToDate(ARPAdvertisement current, Wanted wanted) {
         ARPAdvertisementStatus s = current.getStatus();
         if (s == null || !node.equals(s.getNode())
                 || !Objects.equals(s.getObservedGeneration(), current.getMetadata().getGeneration())
                 || !Objects.equals(s.getInterfaceName(), wanted.interfaceName())
-                || !Objects.equals(s.getMacAddress(), wanted.mac())) {
+                || !Objects.equals(s.getMacAddress(), wanted.mac())
+                || !Objects.equals(s.getAnnouncedAt(), wanted.announcedAt())) {
             return false;
         }
         Condition c = s.getConditions() == null ? null : s.getConditions().stream()

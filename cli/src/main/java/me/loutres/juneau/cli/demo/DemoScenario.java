@@ -90,8 +90,14 @@ public final class DemoScenario {
                 return failed(step.getKey(), "interrupted");
             }
         }
+        if (!Boolean.getBoolean(SKIP_WIRE_PROPERTY)) {
+            new ArpWireDemo(out).play(); // the same failover on a namespace LAN, as a router sees it (root only)
+        }
         return report;
     }
+
+    /** Set to true to leave out the wire step (tests of the scenario; ArpFailoverIT covers the wire). */
+    public static final String SKIP_WIRE_PROPERTY = "juneau.demo.skipWire";
 
     private DemoReport failed(String title, String why) {
         report.steps.add(new DemoReport.Step(title, why));
