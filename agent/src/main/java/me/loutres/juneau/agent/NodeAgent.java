@@ -31,14 +31,22 @@ import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.runtime.ControllerRuntime;
+import me.loutres.juneau.runtime.MicrometerRuntimeMetrics;
+import me.loutres.juneau.runtime.Registration;
+import me.loutres.juneau.runtime.Result;
+import me.loutres.juneau.runtime.Term;
+import me.loutres.juneau.runtime.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node agent (SPEC §8): watches the ARPAdvertisements labelled with its node, makes the {@link Speaker} answer
  * exactly the VIPs whose {@code spec.nodeName} is this node, reports status and Events, and keeps the liveness
- * Lease. One worker thread reconciles the whole node at a time (level-based: it recomputes everything from the
- * cache, so a missed event or a failed write is repaired by the next turn, at the latest a second later).
+ * Lease. It runs on the controller's runtime ({@link ControllerRuntime} without leader election: every node's agent
+ * works): one key, the node, one worker, so the whole node is reconciled at a time, level-based (everything is
+ * recomputed from the cache, so a missed event or a failed write is repaired by the next turn, at the latest a
+ * second later).
  *
  * <p>What the node answers lives in memory only: when the API server is unreachable the agent keeps answering what
  * it last knew; when the agent dies, nothing is left configured anywhere.
@@ -58,9 +66,9 @@ public final class NodeAgent implements AutoCloseable {
     private final Reporter reporter;
     private final LeaseKeeper lease;
     private final SharedIndexInformer<ARPAdvertisement> informer;
-    private final Thread worker;
+    private final ControllerRuntime runtime;
+    private final WorkQueue<String> queue;
     private final OpsServer ops;
-    private final Object wake = new Object();
     private final Map<Long, Instant> announcedAt = new HashMap<>();
     private final Map<String, Retry> statusRetries = new HashMap<>();
     private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
@@ -114,8 +122,9 @@ public final class NodeAgent implements AutoCloseable {
                 kick();
             }
         });
-        this.worker = new Thread(this::work, "juneau-agent-reconcile");
-        worker.setDaemon(true);
+        this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
+        this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
+                .withBackoff(Duration.ofMillis(200), MAX_BACKOFF));
         this.ops = options.metricsPort() < 0 ? null
                 : new OpsServer(options.metricsBind(), options.metricsPort(), this::healthProblem,
                         this::readinessProblem, metrics::scrape);
@@ -127,7 +136,8 @@ public final class NodeAgent implements AutoCloseable {
         NodeAgent agent = new NodeAgent(client, options, sockets, interfaces);
         LOG.info("node agent for node {} starting: Lease {}/{}, interfaces {}", options.node(), options.namespace(),
                 agent.lease.name(), options.interfaces().isEmpty() ? "chosen by prefix" : options.interfaces());
-        agent.worker.start();
+        agent.runtime.startWithoutLeaderElection();
+        agent.queue.add(options.node());
         agent.lease.start();
         agent.informer.start();
         return agent;
@@ -150,6 +160,9 @@ public final class NodeAgent implements AutoCloseable {
     public String healthProblem() {
         if (speaker.failure() != null) {
             return speaker.failure();
+        }
+        if (runtime.failed()) {
+            return "the reconcile runtime stopped: " + runtime.failure();
         }
         long stuck = options.stuckAfter().toNanos();
         long now = System.nanoTime();
@@ -178,9 +191,7 @@ public final class NodeAgent implements AutoCloseable {
         if (pendingSince == 0) {
             pendingSince = System.nanoTime();
         }
-        synchronized (wake) {
-            wake.notifyAll();
-        }
+        queue.add(options.node());
     }
 
     private void paused() {
@@ -189,33 +200,20 @@ public final class NodeAgent implements AutoCloseable {
         kick();
     }
 
-    private void work() {
-        while (!stopping) {
-            synchronized (wake) {
-                if (pendingSince == 0 && !stopping) {
-                    try {
-                        wake.wait(TICK.toMillis());
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }
-            heartbeatNanos = System.nanoTime();
-            if (stopping) {
-                return;
-            }
-            logWatchState();
-            if (!informer.hasSynced()) {
-                continue;
-            }
-            long learned = pendingSince == 0 ? System.nanoTime() : pendingSince;
-            pendingSince = 0;
-            try {
-                reconcile(learned);
-            } catch (RuntimeException e) {
-                LOG.error("reconcile failed; retrying in {} s", TICK.toSeconds(), e);
-            }
+    /** The runtime's reconcile of the one key; it looks again every second (interfaces, retries, the watch). */
+    private Result reconcileNode(String node, Term term) {
+        heartbeatNanos = System.nanoTime();
+        if (stopping) {
+            return Result.DONE;
         }
+        logWatchState();
+        if (!informer.hasSynced()) {
+            return Result.after(Duration.ofMillis(200));
+        }
+        long learned = pendingSince == 0 ? System.nanoTime() : pendingSince;
+        pendingSince = 0;
+        reconcile(learned);
+        return Result.after(TICK);
     }
 
     private void logWatchState() {
@@ -376,14 +374,7 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
-        synchronized (wake) {
-            wake.notifyAll();
-        }
-        try {
-            worker.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        runtime.close();
         speaker.close();
         LOG.info("stopped answering ARP (shutdown)");
         lease.close();

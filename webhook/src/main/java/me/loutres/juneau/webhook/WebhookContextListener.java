@@ -30,6 +30,8 @@ public final class WebhookContextListener implements ServletContextListener {
     public static final String CLUSTER_STATE = "juneau.webhook.cluster-state";
     public static final String KUBECONFIG = "juneau.webhook.kubeconfig";
     public static final String CONTROLLER_USERNAMES = "juneau.webhook.controller-usernames";
+    /** Node agent identities (SPEC §2.2), comma-separated; default the juneau-agent service account. */
+    public static final String AGENT_USERNAMES = "juneau.webhook.agent-usernames";
     public static final String RESERVED_CIDRS = "juneau.webhook.reserved-cidrs";
 
     private final WebhookRuntime given;
@@ -85,7 +87,8 @@ public final class WebhookContextListener implements ServletContextListener {
                 : kubeconfig != null ? new ClusterViewSource.Kubeconfig(Path.of(kubeconfig))
                 : new ClusterViewSource.InCluster();
         Set<String> users = new LinkedHashSet<>(list(lookup.apply(CONTROLLER_USERNAMES)));
-        AdmissionSettings settings = new AdmissionSettings(users, list(lookup.apply(RESERVED_CIDRS)));
+        AdmissionSettings settings = new AdmissionSettings(users, list(lookup.apply(RESERVED_CIDRS)),
+                new LinkedHashSet<>(list(lookup.apply(AGENT_USERNAMES))));
         return WebhookRuntimes.create(settings, source, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
     }
 

@@ -38,6 +38,10 @@ public final class AgentMetrics {
                 .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
     }
 
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
     public String scrape() {
         return registry.scrape();
     }

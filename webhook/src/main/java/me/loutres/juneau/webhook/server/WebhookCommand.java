@@ -57,6 +57,12 @@ public final class WebhookCommand implements Callable<Integer> {
                     + "ARPAdvertisements (repeatable; default " + JuneauConstants.DEFAULT_CONTROLLER_USERNAME + ").")
     List<String> controllerUsernames = new ArrayList<>();
 
+    @Option(names = "--agent-username", paramLabel = "USER",
+            description = "userInfo.username of the node agent, which may update only the status of an "
+                    + "ARPAdvertisement of its own node (repeatable; default " + JuneauConstants.DEFAULT_AGENT_USERNAME
+                    + ").")
+    List<String> agentUsernames = new ArrayList<>();
+
     @Option(names = "--reserved-cidr", paramLabel = "CIDR",
             description = "Address block no AddressPool may overlap: Service and Pod CIDRs, gateways (repeatable).")
     List<String> reservedCidrs = new ArrayList<>();
@@ -101,7 +107,8 @@ public final class WebhookCommand implements Callable<Integer> {
         ClusterViewSource source = view == null ? new ClusterViewSource.InCluster()
                 : view.clusterState != null ? new ClusterViewSource.StateFile(view.clusterState)
                 : new ClusterViewSource.Kubeconfig(view.kubeconfig);
-        AdmissionSettings settings = new AdmissionSettings(new LinkedHashSet<>(controllerUsernames), reservedCidrs);
+        AdmissionSettings settings = new AdmissionSettings(new LinkedHashSet<>(controllerUsernames), reservedCidrs,
+                new LinkedHashSet<>(agentUsernames));
         return WebhookConfig.builder(certFile, keyFile).port(port).bindAddress(bindAddress).settings(settings)
                 .viewSource(source).shutdownGrace(shutdownGrace).build();
     }

@@ -61,8 +61,10 @@ class WebhookCommandTest {
         WebhookConfig config = parse("--tls-cert-file", "c.pem", "--tls-key-file", "k.pem", "--port", "8443",
                 "--bind-address", "127.0.0.1", "--cluster-state", "state.yaml",
                 "--controller-username", "system:serviceaccount:x:ctl", "--controller-username", "admin",
-                "--reserved-cidr", "10.96.0.0/12", "--reserved-cidr", "192.168.1.1", "--shutdown-grace", "500ms");
+                "--reserved-cidr", "10.96.0.0/12", "--reserved-cidr", "192.168.1.1", "--shutdown-grace", "500ms",
+                "--agent-username", "system:serviceaccount:edge:agent");
         assertThat(config.port()).isEqualTo(8443);
+        assertThat(config.settings().agentUsernames()).containsExactly("system:serviceaccount:edge:agent");
         assertThat(config.bindAddress()).isEqualTo("127.0.0.1");
         assertThat(config.viewSource()).isEqualTo(new ClusterViewSource.StateFile(Path.of("state.yaml")));
         assertThat(config.settings().controllerUsernames()).containsExactlyInAnyOrder("system:serviceaccount:x:ctl", "admin");
