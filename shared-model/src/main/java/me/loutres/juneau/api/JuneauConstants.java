@@ -37,10 +37,8 @@ public final class JuneauConstants {
     /** The garbage collector and namespace controller when the cluster runs them without per-controller credentials. */
     public static final String KUBE_CONTROLLER_MANAGER_USERNAME = "system:kube-controller-manager";
 
-    /** The node agent (SPEC §8): its identity, the label it selects its ARPAdvertisements by, its Lease, its status. */
+    /** The node agent (SPEC §8): its identity, its Lease, its status condition and Events. */
     public static final String DEFAULT_AGENT_USERNAME = "system:serviceaccount:juneau-system:juneau-agent";
-    /** On every ARPAdvertisement, equal to {@code spec.nodeName} (SPEC §1.4). */
-    public static final String LABEL_NODE = GROUP + "/node";
     /** The agent's liveness Lease is {@code juneau-agent-<node>} in {@link #SYSTEM_NAMESPACE} (SPEC §3.7). */
     public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
     public static final String CONDITION_ANNOUNCED = "Announced";
