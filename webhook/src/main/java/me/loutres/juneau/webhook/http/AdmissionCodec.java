@@ -3,18 +3,20 @@ package me.loutres.juneau.webhook.http;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DatabindException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -130,10 +132,62 @@ public final class AdmissionCodec {
         } catch (RejectedRequestException envelopeProblem) {
             return envelopeProblem;
         }
-        String field = bindingFailed instanceof JsonMappingException m && !m.getPath().isEmpty()
-                ? m.getPath().stream().map(AdmissionCodec::pathElement).collect(Collectors.joining("")) : "";
-        return badRequest("the AdmissionReview cannot be read"
-                + (field.isEmpty() ? "" : " at " + field.replaceFirst("^\\.", "")) + ": " + jacksonReason(bindingFailed));
+        if (bindingFailed instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            String field = m.getPath().stream().map(AdmissionCodec::pathElement).collect(Collectors.joining(""))
+                    .replaceFirst("^\\.", "");
+            JsonNode actual = at(tree, m.getPath());
+            String expected = m instanceof MismatchedInputException mismatch ? shape(mismatch.getTargetType()) : null;
+            if (expected != null && actual != null) {
+                return badRequest("the AdmissionReview cannot be read: " + field + " must be " + expected + ", not "
+                        + shape(actual));
+            }
+            return badRequest("the AdmissionReview cannot be read at " + field + ": " + jacksonReason(bindingFailed));
+        }
+        return badRequest("the AdmissionReview cannot be read: " + jacksonReason(bindingFailed));
+    }
+
+    /** The node a Jackson path points at, or null when the tree does not have it. */
+    private static JsonNode at(JsonNode tree, List<JsonMappingException.Reference> path) {
+        JsonNode node = tree;
+        for (JsonMappingException.Reference ref : path) {
+            if (node == null) {
+                return null;
+            }
+            node = ref.getFieldName() != null ? node.get(ref.getFieldName()) : node.get(ref.getIndex());
+        }
+        return node;
+    }
+
+    /** The JSON shape a Java type is read from, as a client writes it. */
+    private static String shape(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (type == String.class || type.isEnum()) {
+            return "a string";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a number";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        return "an object";
+    }
+
+    private static String shape(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "a list";
+            case OBJECT, POJO -> "an object";
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case NULL, MISSING -> "null";
+            case BINARY -> "binary data";
+        };
     }
 
     private static String pathElement(JsonMappingException.Reference ref) {
@@ -157,13 +211,34 @@ public final class AdmissionCodec {
         return "";
     }
 
-    private static String jacksonReason(IOException e) {
+    /**
+     * Jackson's reason in the words of JSON: limits are named as such, Java type names and Jackson's own hints
+     * (backquoted) are dropped, so a client never reads a class name.
+     */
+    static String jacksonReason(IOException e) {
         String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-        if (e instanceof DatabindException && message != null) {
-            // Jackson names Java types; a client needs the JSON shape
-            message = message.replaceAll("`[a-z][\\w.$]*\\.(\\w+)`", "$1");
+        if (message == null) {
+            return "unreadable input";
         }
-        return oneLine(message == null ? e.getClass().getSimpleName() : message, MAX_REASON);
+        if (message.contains("nesting depth")) {
+            return "values are nested deeper than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels";
+        }
+        if (message.startsWith("Number value length") || message.startsWith("Number length")) {
+            return "a number is longer than " + StreamReadConstraints.DEFAULT_MAX_NUM_LEN + " characters";
+        }
+        if (message.startsWith("String value length") || message.startsWith("String length")) {
+            return "a string is longer than the reader accepts";
+        }
+        String words = message.replaceAll("\\(through reference chain[^)]*\\)", "")
+                .replaceAll("\\s*\\(for [^)]*\\)", "")
+                .replaceAll("`[^`]*`", "")
+                .replaceAll("\\b(?:[a-z_$][a-z0-9_$]*\\.)+([A-Z][A-Za-z0-9_$]*)", "$1")
+                .replaceAll("\\b(?:JsonToken|JsonParser|ObjectMapper|StreamReadConstraints|StreamReadFeature|JsonReadFeature)"
+                        + "\\.?[A-Z_]*", "")
+                .replaceAll("\\(\\s*\\)", "")
+                .replaceAll(";?\\s*enable\\s+to accept[^;]*", "")
+                .replaceAll(" {2,}", " ");
+        return oneLine(words, MAX_REASON);
     }
 
     static String oneLine(String text, int max) {

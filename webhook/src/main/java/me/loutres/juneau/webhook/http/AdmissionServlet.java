@@ -26,6 +26,10 @@ public final class AdmissionServlet extends HttpServlet {
     private static final Logger ACCESS = LoggerFactory.getLogger("me.loutres.juneau.webhook.access");
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionServlet.class);
     public static final int DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+    /** Longest status.message sent back; longer ones are cut (and say so). */
+    public static final int MAX_MESSAGE_CHARS = 8 * 1024;
+    static final int MAX_WARNINGS = 20;
+    static final int MAX_WARNING_CHARS = 1024;
 
     private final transient Reviewer reviewer;
     private final transient AdmissionCodec codec;
@@ -58,7 +62,7 @@ public final class AdmissionServlet extends HttpServlet {
             }
             AdmissionCodec.Decoded decoded = decode(req, path);
             uid = decoded.request().getUid();
-            AdmissionResponse response = reviewSafely(path, decoded.request());
+            AdmissionResponse response = bounded(reviewSafely(path, decoded.request()));
             response.setUid(uid);
             boolean allowed = Boolean.TRUE.equals(response.getAllowed());
             if (!allowed) {
@@ -121,6 +125,25 @@ public final class AdmissionServlet extends HttpServlet {
                             + "); see the webhook log").build());
             return errored;
         }
+    }
+
+    /**
+     * A verdict's texts cut to what a person reads (kubectl prints all of it, the API server stores warnings in
+     * headers): a rule that quotes a megabyte-long value must not send it back, once per problem.
+     */
+    static AdmissionResponse bounded(AdmissionResponse response) {
+        if (response.getStatus() != null && response.getStatus().getMessage() != null
+                && response.getStatus().getMessage().length() > MAX_MESSAGE_CHARS) {
+            String message = response.getStatus().getMessage();
+            response.getStatus().setMessage(message.substring(0, MAX_MESSAGE_CHARS)
+                    + "... (" + message.length() + " characters in all; shorten the values it quotes)");
+        }
+        if (response.getWarnings() != null) {
+            response.setWarnings(response.getWarnings().stream().limit(MAX_WARNINGS)
+                    .map(w -> w == null || w.length() <= MAX_WARNING_CHARS ? w : w.substring(0, MAX_WARNING_CHARS) + "...")
+                    .toList());
+        }
+        return response;
     }
 
     static boolean isJson(String contentType) {

@@ -7,13 +7,13 @@ import java.nio.charset.StandardCharsets;
  * last-applied-configuration annotation, managedFields, two ports, cluster IPs, health check node port, status. The
  * uid is a fixed-width placeholder the load generator overwrites in place for every request.
  */
-final class ServiceReview {
-    static final String UID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000";
+public final class ServiceReview {
+    public static final String UID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000";
 
     private ServiceReview() {
     }
 
-    static byte[] json() {
+    public static byte[] json() {
         String lastApplied = "{\\\"apiVersion\\\":\\\"v1\\\",\\\"kind\\\":\\\"Service\\\",\\\"metadata\\\":{\\\"annotations\\\":"
                 + "{\\\"juneau.loutres.me/load-balancer-external-network\\\":\\\"public\\\"},\\\"labels\\\":{\\\"app\\\":"
                 + "\\\"storefront\\\",\\\"tier\\\":\\\"frontend\\\"},\\\"name\\\":\\\"storefront\\\",\\\"namespace\\\":\\\"shop\\\"},"

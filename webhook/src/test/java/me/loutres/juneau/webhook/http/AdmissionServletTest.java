@@ -206,6 +206,51 @@ class AdmissionServletTest {
         verify(reviewer, never()).review(anyString(), any());
     }
 
+    /** Found by the fuzzer: Jackson's reasons named Java types ({@code String}, {@code ArrayList}, {@code JsonToken}). */
+    static Stream<Arguments> misshapenFields() {
+        String ok = review("u1");
+        return Stream.of(
+                Arguments.of(ok.replace("\"username\":\"alice\"", "\"username\":[]"),
+                        "request.userInfo.username must be a string, not a list"),
+                Arguments.of(ok.replace("\"username\":\"alice\"", "\"username\":{}"),
+                        "request.userInfo.username must be a string, not an object"),
+                Arguments.of(ok.replace("\"groups\":[\"system:authenticated\"]", "\"groups\":\"system:authenticated\""),
+                        "request.userInfo.groups must be a list, not a string"),
+                Arguments.of(ok.replace("\"resource\":{\"group\":\"\",\"version\":\"v1\",\"resource\":\"services\"}",
+                        "\"resource\":\"services\""), "request.resource must be an object, not a string"),
+                Arguments.of(ok.replace("\"dryRun\":false", "\"dryRun\":\"no\""), "request.dryRun"),
+                Arguments.of(ok.replace("\"object\":{", "\"object\":" + "[".repeat(1500) + "]".repeat(1500) + ",\"x\":{"),
+                        "nested deeper than"),
+                Arguments.of(ok.replace("\"dryRun\":false", "\"dryRun\":" + "9".repeat(2000)), "a number is longer than"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("misshapenFields")
+    void aMisshapenFieldIsNamedInJsonTermsWithoutJavaTypes(String body, String reason) throws Exception {
+        ServletExchange exchange = serve(ServletExchange.post(VALIDATE, body));
+        assertOneLineRejection(exchange, 400);
+        assertThat(exchange.text()).contains(reason).doesNotContain("`").doesNotContain("JsonToken")
+                .doesNotContain("ArrayList").doesNotContain("type String").doesNotContain("Creator")
+                .doesNotContain("StreamReadConstraints");
+        verify(reviewer, never()).review(anyString(), any());
+    }
+
+    @Test
+    void aHugeDenialMessageIsCutAndSaysSo() throws Exception {
+        AdmissionResponse denied = new AdmissionResponse();
+        denied.setAllowed(false);
+        denied.setStatus(new StatusBuilder().withCode(403).withMessage("spec.type: \"" + "x".repeat(1_000_000) + "\" is not served")
+                .build());
+        denied.setWarnings(java.util.Collections.nCopies(100, "w".repeat(5000)));
+        when(reviewer.review(anyString(), any())).thenReturn(denied);
+        JsonNode out = responseOf(serve(ServletExchange.post(VALIDATE, review("u1")))).get("response");
+        String message = out.at("/status/message").asText();
+        assertThat(message).startsWith("spec.type: \"xxx").endsWith("characters in all; shorten the values it quotes)")
+                .hasSizeLessThan(AdmissionServlet.MAX_MESSAGE_CHARS + 100);
+        assertThat(out.get("warnings")).hasSize(AdmissionServlet.MAX_WARNINGS);
+        assertThat(out.get("warnings").get(0).asText()).hasSize(AdmissionServlet.MAX_WARNING_CHARS + 3);
+    }
+
     @Test
     void theUidIsEchoedWhateverTheReviewerAnswers() throws Exception {
         AdmissionResponse r = allowed();
