@@ -25,6 +25,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private final AdmissionCodec codec = new AdmissionCodec();
     private final int maxBodyBytes;
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    private boolean closed;
 
     public WebhookRuntime(Reviewer reviewer, List<Endpoint> endpoints, int maxBodyBytes) {
         this.reviewer = Objects.requireNonNull(reviewer, "reviewer");
@@ -65,21 +66,33 @@ public final class WebhookRuntime implements AutoCloseable {
         return maxBodyBytes;
     }
 
-    /** Closed, last registered first, when the runtime closes. */
-    public WebhookRuntime closeOnStop(AutoCloseable closeable) {
-        closeables.add(closeable);
+    /**
+     * Closed, last registered first, when the runtime closes; at once when it is already closed (a view that
+     * finished opening after a failed start).
+     */
+    public synchronized WebhookRuntime closeOnStop(AutoCloseable closeable) {
+        if (closed) {
+            closeQuietly(closeable);
+        } else {
+            closeables.add(closeable);
+        }
         return this;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         for (int i = closeables.size() - 1; i >= 0; i--) {
-            try {
-                closeables.get(i).close();
-            } catch (Exception e) {
-                LOG.warn("closing {} failed: {}", closeables.get(i).getClass().getSimpleName(), e.toString());
-            }
+            closeQuietly(closeables.get(i));
         }
         closeables.clear();
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", closeable.getClass().getSimpleName(), e.toString());
+        }
     }
 }

@@ -1,6 +1,12 @@
 package me.loutres.juneau.webhook;
 
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
@@ -18,7 +24,70 @@ public final class WebhookRuntimes {
         WebhookRuntime runtime = new WebhookRuntime(new EngineReviewer(new AdmissionEngine(settings), opened.view()),
                 AdmissionEngine.ENDPOINTS, maxBodyBytes);
         runtime.readiness().require(VIEW_SYNCED, opened.synced());
+        runtime.readiness().requireAlive(opened.stopped());
         runtime.closeOnStop(opened.closer());
         return runtime;
+    }
+
+    /** A runtime that serves at once while its view opens on another thread. */
+    public record Opening(WebhookRuntime runtime, CompletableFuture<?> opened) {
+    }
+
+    /**
+     * The runtime at once, its cluster view opened on a thread of its own: reading a state file or building a client
+     * overlaps TLS and HTTP start-up instead of following it. Until the view is open, readiness names it and a review
+     * is refused with a reason (not allowed: fail closed); a view that cannot open completes {@code opened}
+     * exceptionally with the one-line reason.
+     */
+    public static Opening opening(AdmissionSettings settings, ClusterViewSource source, int maxBodyBytes) {
+        return opening(settings, source::open, maxBodyBytes);
+    }
+
+    /** How a view is opened; the exception message is one line for the operator. */
+    @FunctionalInterface
+    interface ViewOpener {
+        ClusterViewSource.Opened open() throws IOException;
+    }
+
+    static Opening opening(AdmissionSettings settings, ViewOpener source, int maxBodyBytes) {
+        CompletableFuture<Reviewer> reviewer = new CompletableFuture<>();
+        WebhookRuntime runtime = new WebhookRuntime(new Deferred(reviewer), AdmissionEngine.ENDPOINTS, maxBodyBytes);
+        CompletableFuture<ClusterViewSource.Opened> opened = CompletableFuture.supplyAsync(() -> {
+            try {
+                return source.open();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }, r -> {
+            Thread t = new Thread(r, "webhook-view-open");
+            t.setDaemon(true);
+            t.start();
+        });
+        CompletableFuture<Void> ready = opened.thenAccept(o -> {
+            runtime.closeOnStop(o.closer());
+            reviewer.complete(new EngineReviewer(new AdmissionEngine(settings), o.view()));
+        });
+        runtime.readiness().require(VIEW_SYNCED, () -> ready.isDone() && !ready.isCompletedExceptionally()
+                && opened.join().synced().getAsBoolean());
+        runtime.readiness().requireAlive(() -> ready.isDone() && !ready.isCompletedExceptionally()
+                ? opened.join().stopped().get() : List.of());
+        return new Opening(runtime, ready);
+    }
+
+    /** The reviewer once the view is open; before that a refusal that says why. */
+    private record Deferred(CompletableFuture<Reviewer> reviewer) implements Reviewer {
+        @Override
+        public AdmissionResponse review(String path, AdmissionRequest request) {
+            Reviewer ready = reviewer.getNow(null);
+            if (ready != null) {
+                return ready.review(path, request);
+            }
+            AdmissionResponse notYet = new AdmissionResponse();
+            notYet.setAllowed(false);
+            notYet.setStatus(new StatusBuilder().withStatus("Failure").withCode(503).withReason("ServiceUnavailable")
+                    .withMessage("the Juneau webhook is still loading its view of the cluster; retry in a moment "
+                            + "(/readyz answers 200 once it can review)").build());
+            return notYet;
+        }
     }
 }

@@ -10,7 +10,7 @@ import me.loutres.juneau.webhook.Readiness;
 import me.loutres.juneau.webhook.WebhookMetrics;
 
 /**
- * {@code /healthz} (the process answers), {@code /readyz} (every readiness check holds; 503 naming what is missing)
+ * {@code /healthz} (the process answers and nothing in it stopped for good), {@code /readyz} (every readiness check holds; 503 naming what is missing)
  * and {@code /metrics} (Prometheus text). GET and HEAD only.
  */
 public final class ProbeServlet extends HttpServlet {
@@ -38,7 +38,15 @@ public final class ProbeServlet extends HttpServlet {
         }
         boolean head = "HEAD".equals(method);
         switch (req.getServletPath()) {
-            case HEALTHZ -> write(resp, 200, "text/plain; charset=utf-8", "ok\n", head);
+            case HEALTHZ -> {
+                List<String> stopped = readiness.stopped();
+                if (stopped.isEmpty()) {
+                    write(resp, 200, "text/plain; charset=utf-8", "ok\n", head);
+                } else {
+                    write(resp, 503, "text/plain; charset=utf-8", "stuck: the cluster view stopped watching "
+                            + String.join(", ", stopped) + "; restart the webhook\n", head);
+                }
+            }
             case READYZ -> {
                 List<String> missing = readiness.missing();
                 if (missing.isEmpty()) {

@@ -41,17 +41,19 @@ public final class WebhookServer {
         if (jetty != null) {
             throw new IllegalStateException("the webhook server is already started");
         }
+        long startNanos = System.nanoTime();
+        // the view opens (a YAML file read, or a client built and informers started) while TLS and Jetty start
+        WebhookRuntimes.Opening opening = WebhookRuntimes.opening(config.settings(), config.viewSource(),
+                config.maxBodyBytes());
+        runtime = opening.runtime();
         char[] password = randomPassword();
         TlsReloader.Loaded tls;
         try {
             tls = TlsReloader.load(config.certFile(), config.keyFile(), password);
         } catch (InvalidTlsMaterialException e) {
+            runtime.close();
+            runtime = null;
             throw new WebhookStartException(e.getMessage());
-        }
-        try {
-            runtime = WebhookRuntimes.create(config.settings(), config.viewSource(), config.maxBodyBytes());
-        } catch (IOException | RuntimeException e) {
-            throw new WebhookStartException(e.getMessage() == null ? e.toString() : e.getMessage());
         }
         SslContextFactory.Server ssl = HttpsConnectors.sslContextFactory(tls.keyStore(), password);
         reloader = new TlsReloader(config.certFile(), config.keyFile(), password, ssl, tls);
@@ -79,9 +81,16 @@ public final class WebhookServer {
             stopQuietly();
             throw new WebhookStartException(reason);
         }
+        try {
+            opening.opened().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            stopQuietly();
+            throw new WebhookStartException(cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        }
         reloader.start(config.reloadInterval());
-        LOG.info("webhook serving HTTPS on {}:{} ({})", config.bindAddress(), connector.getLocalPort(),
-                tls.describe());
+        LOG.info("webhook serving HTTPS on {}:{} ({}); started in {} ms", config.bindAddress(),
+                connector.getLocalPort(), tls.describe(), (System.nanoTime() - startNanos) / 1_000_000);
         return connector.getLocalPort();
     }
 

@@ -6,15 +6,24 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import me.loutres.juneau.view.ClusterStateFiles;
 import me.loutres.juneau.view.ClusterView;
 
 /** Where the webhook's cluster view comes from: a cluster (informers) or a file snapshot (offline). */
 public sealed interface ClusterViewSource {
 
-    /** An opened view: the view, whether it can be trusted yet, and what to close on stop. */
-    record Opened(ClusterView view, BooleanSupplier synced, AutoCloseable closer) {
+    /**
+     * An opened view: the view, whether it can be trusted yet, what of it stopped for good (liveness: only a restart
+     * helps), and what to close on stop.
+     */
+    record Opened(ClusterView view, BooleanSupplier synced, Supplier<List<String>> stopped, AutoCloseable closer) {
+        /** A view that cannot stop: a file snapshot, a fixed view. */
+        public static Opened fixed(ClusterView view) {
+            return new Opened(view, () -> true, List::of, () -> { });
+        }
     }
 
     /** Opens the view; the exception message is one line naming the input and the problem. */
@@ -24,8 +33,7 @@ public sealed interface ClusterViewSource {
     record StateFile(Path file) implements ClusterViewSource {
         @Override
         public Opened open() throws IOException {
-            ClusterView view = ClusterStateFiles.load(file);
-            return new Opened(view, () -> true, () -> { });
+            return Opened.fixed(ClusterStateFiles.load(file));
         }
     }
 
@@ -45,7 +53,7 @@ public sealed interface ClusterViewSource {
             } catch (RuntimeException e) {
                 throw new IOException("the kubeconfig " + file + " cannot be used: " + e.getMessage());
             }
-            return informers(new KubernetesClientBuilder().withConfig(config).build(), true);
+            return informers(viewClient(config), true);
         }
     }
 
@@ -53,7 +61,7 @@ public sealed interface ClusterViewSource {
     record InCluster() implements ClusterViewSource {
         @Override
         public Opened open() {
-            return informers(new KubernetesClientBuilder().build(), true);
+            return informers(viewClient(Config.autoConfigure(null)), true);
         }
     }
 
@@ -70,7 +78,7 @@ public sealed interface ClusterViewSource {
         public Opened open() {
             InformerClusterView view = InformerClusterView.start(client,
                     missLookup == null ? MissLookup.api(client) : missLookup);
-            return new Opened(view, view::synced, view::close);
+            return new Opened(view, view::synced, view::stopped, view::close);
         }
     }
 
@@ -78,13 +86,24 @@ public sealed interface ClusterViewSource {
     record Fixed(ClusterView view) implements ClusterViewSource {
         @Override
         public Opened open() {
-            return new Opened(view, () -> true, () -> { });
+            return Opened.fixed(view);
         }
     }
 
+    /**
+     * The client of a view we own. A request is retried once, not ten times over 100 s: the informers retry with
+     * their own backoff, and a failure reaches the view (and the log) within a second instead of minutes.
+     */
+    static KubernetesClient viewClient(Config config) {
+        config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    int REQUEST_RETRIES = 1;
+
     private static Opened informers(KubernetesClient client, boolean ownsClient) {
         InformerClusterView view = InformerClusterView.start(client);
-        return new Opened(view, view::synced, () -> {
+        return new Opened(view, view::synced, view::stopped, () -> {
             view.close();
             if (ownsClient) {
                 client.close();

@@ -45,6 +45,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
     private final MissLookup missLookup;
+    private final ConnectionLog log = new ConnectionLog(LOG);
+    private volatile boolean closed;
 
     private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
         this.missLookup = missLookup;
@@ -60,17 +62,22 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return start(client, MissLookup.api(client));
     }
 
-    /** As {@link #start(KubernetesClient)}, reading cache misses with the given lookup. */
+    /**
+     * As {@link #start(KubernetesClient)}, reading cache misses with the given lookup. An unreachable API server is
+     * an expected outage, at start as later: every informer retries with the client's backoff (fabric8's default
+     * gives up for good when the first list fails), and {@link ConnectionLog} says so in one line per change.
+     */
     public static InformerClusterView start(KubernetesClient client, MissLookup missLookup) {
         InformerClusterView view = new InformerClusterView(client, missLookup);
         for (SharedIndexInformer<?> informer : view.informers()) {
-            informer.start().whenComplete((ignored, failure) -> {
-                if (failure != null) {
-                    LOG.warn("cluster view: the first list of {} failed ({}); retrying, /readyz stays false until it succeeds",
-                            informer.getApiTypeClass().getSimpleName(), failure.getMessage());
-                }
+            String kind = informer.getApiTypeClass().getSimpleName();
+            informer.exceptionHandler((started, failure) -> {
+                view.log.failed(kind, failure);
+                return !view.closed;
             });
+            informer.start();
         }
+        view.log.watch(view::synced, view::watching);
         return view;
     }
 
@@ -86,6 +93,29 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     /** True once every informer has completed its first list. */
     public boolean synced() {
         return informers().stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** The informer of one kind (tests stop one to see liveness fail). */
+    SharedIndexInformer<?> informer(String kind) {
+        return informers().stream().filter(i -> i.getApiTypeClass().getSimpleName().equals(kind)).findFirst()
+                .orElseThrow();
+    }
+
+    /** True while every informer has a live watch (false during an outage, while the caches go stale). */
+    boolean watching() {
+        return informers().stream().allMatch(SharedIndexInformer::isWatching);
+    }
+
+    /**
+     * The kinds whose informer stopped for good while the view is open: the webhook can only recover by a restart,
+     * so liveness fails with these names. Empty while informers run or retry.
+     */
+    public List<String> stopped() {
+        if (closed) {
+            return List.of();
+        }
+        return informers().stream().filter(i -> i.stopped().toCompletableFuture().isDone())
+                .map(i -> i.getApiTypeClass().getSimpleName()).toList();
     }
 
     /*
@@ -158,6 +188,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        log.close();
         informers().forEach(SharedIndexInformer::stop);
     }
 }

@@ -31,6 +31,22 @@ class ProbeServletTest {
     }
 
     @Test
+    void healthzFailsNamingWhatStoppedForGoodSoKubernetesRestartsTheWebhook() throws Exception {
+        java.util.List<String> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ProbeServlet probes = new ProbeServlet(new Readiness().requireAlive(() -> stopped), metrics);
+        ServletExchange live = new ServletExchange("GET", "/healthz", null, InputStream.nullInputStream(), -1);
+        probes.service(live.request, live.response);
+        assertThat(live.status).isEqualTo(200);
+
+        stopped.add("AddressPool");
+        stopped.add("Node");
+        ServletExchange stuck = new ServletExchange("GET", "/healthz", null, InputStream.nullInputStream(), -1);
+        probes.service(stuck.request, stuck.response);
+        assertThat(stuck.status).isEqualTo(503);
+        assertThat(stuck.text()).isEqualTo("stuck: the cluster view stopped watching AddressPool, Node; restart the webhook\n");
+    }
+
+    @Test
     void readyzNamesEveryMissingCheckUntilAllHold() throws Exception {
         ServletExchange none = get("GET", "/readyz");
         assertThat(none.status).isEqualTo(503);

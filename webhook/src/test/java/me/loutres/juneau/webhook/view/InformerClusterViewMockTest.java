@@ -112,4 +112,17 @@ class InformerClusterViewMockTest {
         // lists are never read through: they are the cache's
         assertThat(view.addressPools()).isEmpty();
     }
+
+    @Test
+    void anInformerThatStoppedForGoodIsNamedForLivenessAndAClosedViewIsNot() throws Exception {
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            assertThat(view.stopped()).isEmpty();
+            view.informer("Node").stop();
+            await(() -> !view.stopped().isEmpty());
+            assertThat(view.stopped()).containsExactly("Node");
+            view.close();
+            assertThat(view.stopped()).as("closing is not being stuck").isEmpty();
+        }
+    }
 }

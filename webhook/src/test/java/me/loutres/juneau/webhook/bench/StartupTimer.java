@@ -1,0 +1,157 @@
+package me.loutres.juneau.webhook.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import me.loutres.juneau.webhook.TestPki;
+import me.loutres.juneau.webhook.testing.MockApiServer;
+
+/**
+ * Start-up time of {@code juneau webhook} as its own process (BENCHMARKS.md, issue 12 item 5): from just before the
+ * process is started to the first {@code /readyz} 200, polling every 5 ms; also when the port first accepted a TCP
+ * connection. The process runs exactly as {@code bin/juneau webhook} runs it (the cli jar and its libraries), with
+ * fresh certificates and either the offline cluster state or a kubeconfig of an in-process mock API server (informers
+ * list it). Usage: {@code StartupTimer [--runs N] [--view state|kubeconfig] [--jvm "OPTS"] [--classpath CP]}.
+ */
+public final class StartupTimer {
+    private StartupTimer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int runs = 7;
+        String view = "state";
+        String jvm = "";
+        String classpath = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--view" -> view = args[++i];
+                case "--jvm" -> jvm = args[++i];
+                case "--classpath" -> classpath = args[++i];
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: StartupTimer [--runs N] [--view state|kubeconfig] [--jvm \"OPTS\"] [--classpath CP]");
+            }
+        }
+        if (classpath == null) {
+            classpath = cliClasspath();
+        }
+        Path dir = Files.createTempDirectory("juneau-webhook-startup");
+        TestPki pki = new TestPki(dir);
+        pki.install();
+        MockApiServer api = null;
+        List<String> viewArgs;
+        if (view.equals("kubeconfig")) {
+            api = new MockApiServer(MockApiServer.freePort()).start();
+            viewArgs = List.of("--kubeconfig", api.writeKubeconfig(dir.resolve("kubeconfig")).toString());
+        } else {
+            Path state = dir.resolve("cluster-state.yaml");
+            try (InputStream in = StartupTimer.class.getResourceAsStream("/cluster-state.yaml")) {
+                Files.copy(in, state);
+            }
+            viewArgs = List.of("--cluster-state", state.toString());
+        }
+        SSLContext tls = pki.clientContext();
+        System.out.printf(Locale.ROOT, "webhook start-up, view %s, JVM options \"%s\", %d cores, %s %s%n", view, jvm,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
+                System.getProperty("java.version"));
+        long[] ready = new long[runs];
+        long[] listening = new long[runs];
+        try {
+            for (int run = 0; run < runs; run++) {
+                long[] times = once(dir, pki, tls, classpath, jvm, viewArgs);
+                listening[run] = times[0];
+                ready[run] = times[1];
+                System.out.printf(Locale.ROOT, "run %d: port open %d ms, first /readyz 200 %d ms%n", run + 1,
+                        times[0], times[1]);
+            }
+        } finally {
+            if (api != null) {
+                api.stop();
+            }
+        }
+        Arrays.sort(ready);
+        Arrays.sort(listening);
+        System.out.printf(Locale.ROOT, "first /readyz 200: median %d ms, min %d ms, max %d ms (port open: median %d ms)%n",
+                ready[runs / 2], ready[0], ready[runs - 1], listening[runs / 2]);
+    }
+
+    private static long[] once(Path dir, TestPki pki, SSLContext tls, String classpath, String jvm, List<String> viewArgs)
+            throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        if (!jvm.isBlank()) {
+            command.addAll(List.of(jvm.strip().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", classpath, "me.loutres.juneau.cli.Juneau", "webhook",
+                "--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
+                "--port", Integer.toString(port), "--bind-address", "127.0.0.1"));
+        command.addAll(viewArgs);
+        long start = System.nanoTime();
+        Process server = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile()).start();
+        long open = -1;
+        try {
+            long deadline = start + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                if (!server.isAlive()) {
+                    throw new IllegalStateException("the webhook exited with " + server.exitValue() + "; see "
+                            + dir.resolve("server.log"));
+                }
+                if (open < 0) {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress("127.0.0.1", port), 100);
+                        open = (System.nanoTime() - start) / 1_000_000;
+                    } catch (IOException notYet) {
+                        Thread.sleep(5);
+                        continue;
+                    }
+                }
+                try (HttpsConnection c = new HttpsConnection(tls, port)) {
+                    if (c.exchange(LoadGenerator.Target.get("/readyz").request()) == 200) {
+                        return new long[] {open, (System.nanoTime() - start) / 1_000_000};
+                    }
+                } catch (IOException notYet) {
+                    // the connector is up before the context; keep polling
+                }
+                Thread.sleep(5);
+            }
+            throw new IllegalStateException("not ready within 60 s; see " + dir.resolve("server.log"));
+        } finally {
+            server.destroy();
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    /** The classpath bin/juneau uses: cli/target/cli-*.jar and cli/target/lib/*. */
+    private static String cliClasspath() throws IOException {
+        Path root = Path.of("").toAbsolutePath();
+        while (root != null && !Files.isDirectory(root.resolve("cli/target/lib"))) {
+            root = root.getParent();
+        }
+        if (root == null) {
+            throw new IllegalStateException("cli/target/lib not found: build the jars first (mvn -B package -DskipTests)");
+        }
+        Path target = root.resolve("cli/target");
+        try (var jars = Files.list(target)) {
+            Path cli = jars.filter(p -> p.getFileName().toString().matches("cli-.*\\.jar")
+                    && !p.getFileName().toString().endsWith("-tests.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no cli jar in " + target));
+            return cli + java.io.File.pathSeparator + target.resolve("lib") + "/*";
+        }
+    }
+}
