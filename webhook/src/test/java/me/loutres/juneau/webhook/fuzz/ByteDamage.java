@@ -35,7 +35,7 @@ public record ByteDamage(Kind kind, double at, int value, byte[] replacement) {
             "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"},"
                     + "\"request\":{\"uid\":\"v\"}}");
 
-    static ByteDamage random(SplittableRandom r) {
+    public static ByteDamage random(SplittableRandom r) {
         Kind kind = Kind.values()[1 + r.nextInt(Kind.values().length - 1)];
         byte[] replacement = null;
         if (kind == Kind.REPLACE) {
@@ -56,7 +56,7 @@ public record ByteDamage(Kind kind, double at, int value, byte[] replacement) {
         return kind != Kind.NONE;
     }
 
-    byte[] apply(byte[] body) {
+    public byte[] apply(byte[] body) {
         int at = (int) Math.min(body.length, Math.floor(at() * body.length));
         return switch (kind) {
             case NONE -> body;

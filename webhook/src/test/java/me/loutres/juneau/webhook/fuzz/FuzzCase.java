@@ -41,7 +41,7 @@ public record FuzzCase(long seed, String seedName, String method, String path, S
         return new FuzzCase(seed, seedName, method, path, contentType, damage, newTree, raws, bytes);
     }
 
-    static byte[] render(JsonNode tree, Map<String, String> raws) {
+    public static byte[] render(JsonNode tree, Map<String, String> raws) {
         if (tree == null) {
             return new byte[0];
         }

@@ -41,13 +41,23 @@ public final class FuzzOracle {
     private FuzzOracle() {
     }
 
+    /** The first word of a Java exception in a text meant for a person, if any. */
+    public static Optional<String> leak(String text) {
+        for (Pattern leak : LEAKS) {
+            java.util.regex.Matcher m = leak.matcher(text);
+            if (m.find()) {
+                return Optional.of("exception text in the answer (\"" + m.group() + "\")");
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The first thing wrong with this answer to this case, if any. */
     public static Optional<String> problem(FuzzCase request, Answer answer) {
         String text = answer.text();
-        for (Pattern leak : LEAKS) {
-            if (leak.matcher(text).find()) {
-                return Optional.of("exception text in the answer (" + leak.pattern() + ")");
-            }
+        Optional<String> leaked = leak(text);
+        if (leaked.isPresent()) {
+            return leaked;
         }
         if (answer.status() >= 500) {
             return Optional.of("HTTP " + answer.status());

@@ -61,6 +61,7 @@ public final class FuzzRunner {
     private final LongFunction<FuzzCase> generator;
     private final Duration deadline;
     private final int threads;
+    private java.util.function.Function<FuzzCase, String> show = c -> c.printable(1200);
 
     public FuzzRunner(Target target, Oracle oracle, LongFunction<FuzzCase> generator, Duration deadline, int threads) {
         this.target = target;
@@ -68,6 +69,12 @@ public final class FuzzRunner {
         this.generator = generator;
         this.deadline = deadline;
         this.threads = threads;
+    }
+
+    /** How a failing case's input is shown (default: the request body, cut at 1,200 characters). */
+    public FuzzRunner showing(java.util.function.Function<FuzzCase, String> shown) {
+        this.show = shown;
+        return this;
     }
 
     /** Cases {@code firstSeed .. firstSeed + cases - 1}. */
@@ -154,7 +161,7 @@ public final class FuzzRunner {
         } catch (Exception | Error e) {
             answer = "threw " + e;
         }
-        return new Failure(seed, problem, c.toString(), small.printable(1200), answer);
+        return new Failure(seed, problem, c.toString(), show.apply(small), answer);
     }
 
     /**
