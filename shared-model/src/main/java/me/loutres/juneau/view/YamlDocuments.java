@@ -176,7 +176,24 @@ public final class YamlDocuments {
                 sentences.add(part.trim());
             }
         }
-        return sentences.isEmpty() ? m.trim().replaceAll("\\s+", " ") : String.join(": ", sentences);
+        return plain(sentences.isEmpty() ? m.trim().replaceAll("\\s+", " ") : String.join(": ", sentences));
+    }
+
+    private static final java.util.regex.Pattern EVENT =
+            java.util.regex.Pattern.compile("<org\\.yaml\\.snakeyaml\\.events\\.(\\w+)Event\\([^>]*\\)>");
+
+    /** Jackson names SnakeYAML's parser events ({@code <org.yaml.snakeyaml.events.SequenceStartEvent(...)>}); say what they are. */
+    private static String plain(String reason) {
+        return EVENT.matcher(reason).replaceAll(r -> switch (r.group(1)) {
+            case "SequenceStart" -> "the start of a list";
+            case "SequenceEnd" -> "the end of a list";
+            case "MappingStart" -> "the start of a map";
+            case "MappingEnd" -> "the end of a map";
+            case "Scalar" -> "a value";
+            case "Alias" -> "an alias";
+            case "DocumentStart", "DocumentEnd" -> "a document marker";
+            default -> "the end of the input";
+        });
     }
 
     /** The line of the problem mark (the last one SnakeYAML names), else Jackson's location. */

@@ -84,7 +84,10 @@ class ClusterStateFilesTest {
                 Arguments.of("- a\n- b\n", ":1: document 1 is a list, expected a Kubernetes object (a map with apiVersion, kind and metadata)"),
                 Arguments.of("apiVersion: v1\nkind: Node\nmetadata: {name: ok}\n---\napiVersion: juneau.loutres.me/v1alpha1\nkind: AddressPool\nmetadata: {name: p}\nspec:\n  advertiseMode: bgp\n  addresses: 10.0.0.0/24\n",
                         ":5: AddressPool p: spec.addresses: \"10.0.0.0/24\" has the wrong type for AddressPool; expected a list"),
-                Arguments.of("apiVersion: v1\nkind: List\nitems: 3\n", ":3: items of a List must be a list"));
+                Arguments.of("apiVersion: v1\nkind: List\nitems: 3\n", ":3: items of a List must be a list"),
+                // found by the fuzzer: SnakeYAML's event class names reached the message
+                Arguments.of(" {[}]\n", ":1: not valid YAML: Expected a field name (Scalar value in YAML), got this "
+                        + "instead: the start of a list"));
     }
 
     @ParameterizedTest

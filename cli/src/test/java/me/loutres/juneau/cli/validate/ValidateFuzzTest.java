@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Damaged manifests through {@code juneau validate} as a user runs it (issue 12 item 4): every file gets exit 0, 1 or
  * 2, a file it cannot read gets one line on stderr, and no output carries exception text; each case finishes within
- * its deadline. 1,500 cases here, 100,000 in the benchmark profile ({@code -Dfuzz.validate.cases}). A failure prints
+ * its deadline. 1,000 cases here, 100,000 in the benchmark profile ({@code -Dfuzz.validate.cases}). A failure prints
  * its seed and a minimised manifest; {@code -Dfuzz.validate.seed=N -Dfuzz.validate.cases=1} reruns it.
  */
 class ValidateFuzzTest {
     static final long FIRST_SEED = Long.getLong("fuzz.validate.seed", 9_000_000L);
-    static final int CASES = Integer.getInteger("fuzz.validate.cases", 1_500);
+    static final int CASES = Integer.getInteger("fuzz.validate.cases", 1_000);
 
     @TempDir
     Path dir;

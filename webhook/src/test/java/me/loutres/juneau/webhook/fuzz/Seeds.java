@@ -47,7 +47,7 @@ public final class Seeds {
         String poolBgp = """
                 {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"AddressPool","metadata":{"name":"pool-bgp"},
                  "spec":{"advertiseMode":"bgp","addresses":["203.0.113.0/28"]},
-                 "status":{"addressesTotal":16,"addressesAllocated":1}}""";
+                 "status":{"total":16,"allocated":1,"free":15}}""";
         String network = """
                 {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"ExternalNetwork","metadata":{"name":"dmz"},
                  "spec":{"type":"bgp","addressPools":["pool-bgp","pool-missing"]}}""";
