@@ -72,10 +72,20 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         for (SharedIndexInformer<?> informer : view.informers()) {
             String kind = informer.getApiTypeClass().getSimpleName();
             informer.exceptionHandler((started, failure) -> {
+                if (view.closed) {
+                    return false; // a request cut short by our own close: nothing to say
+                }
                 view.log.failed(kind, failure);
-                return !view.closed;
+                return true;
             });
             informer.start();
+            informer.stopped().whenComplete((ignored, failure) -> {
+                if (!view.closed) {
+                    LOG.error("cluster view: the {} informer stopped for good ({}); /healthz fails so that the "
+                            + "webhook is restarted", kind, failure == null ? "no reason given"
+                            : ConnectionLog.reason(failure));
+                }
+            });
         }
         view.log.watch(view::synced, view::watching);
         return view;

@@ -92,7 +92,8 @@ class ApiServerOutageMockTest {
     @Test
     void startsWithoutTheApiServerBecomesReadyWhenItComesUpAndRecoversAfterLosingIt() throws Exception {
         // down at start: live, not ready, and it says why once
-        Thread.sleep(2_500);
+        await("the outage at start logged", () -> !messages("cannot list").isEmpty());
+        Thread.sleep(2_000); // a few retries
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         HttpResponse<String> notReady = get("/readyz");
         assertThat(notReady.statusCode()).isEqualTo(503);
