@@ -81,7 +81,7 @@ public final class KubeReader {
         // the types fit; a null list entry still would (as a null element), and no rule expects one
         nullEntries(tree, "", problems);
         if (!problems.isEmpty()) {
-            throw new UnreadableObjectException(String.join("; ", problems));
+            throw new UnreadableObjectException(listed(problems));
         }
         return value;
     }
@@ -146,6 +146,17 @@ public final class KubeReader {
                 }
             });
         }
+    }
+
+    /** The most problems one message lists; the rest are counted (a list of 40,000 nulls is one mistake). */
+    static final int MAX_LISTED = 10;
+
+    private static String listed(List<String> problems) {
+        if (problems.size() <= MAX_LISTED) {
+            return String.join("; ", problems);
+        }
+        return String.join("; ", problems.subList(0, MAX_LISTED)) + "; and " + (problems.size() - MAX_LISTED)
+                + " more problems like these";
     }
 
     private static void nullEntries(JsonNode node, String path, List<String> problems) {

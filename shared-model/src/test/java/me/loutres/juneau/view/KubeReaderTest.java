@@ -45,6 +45,19 @@ class KubeReaderTest {
     }
 
     @Test
+    void thousandsOfNullEntriesAreCountedNotEachListed() throws Exception {
+        // found by the fuzzer: 40,000 null ports made a 3 MB message (and a reconcile event to match)
+        String ports = String.join(",", java.util.Collections.nCopies(40_000, "null"));
+        JsonNode service = KubeObjects.mapper().readTree(
+                "{\"kind\":\"Service\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"ports\":[" + ports + "]}}");
+        assertThatThrownBy(() -> KubeReader.read(service, Service.class, "Service"))
+                .isInstanceOf(UnreadableObjectException.class)
+                .hasMessageStartingWith("spec.ports[0]: null is not a valid list entry; remove it or give it a value; ")
+                .hasMessageEndingWith("; and 39990 more problems like these")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(2_000));
+    }
+
+    @Test
     void emptyYamlValuesAreAbsent() {
         Service s = KubeReader.read(yaml("""
                 apiVersion: v1

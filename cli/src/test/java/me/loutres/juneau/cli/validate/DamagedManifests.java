@@ -126,7 +126,7 @@ public final class DamagedManifests {
     private static void block(JsonNode node, int indent, StringBuilder out, Map<String, String> raws) {
         String pad = " ".repeat(indent);
         if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 String key = raws.containsKey(e.getKey()) ? raws.get(e.getKey()) : quote(e.getKey());
                 out.append(pad).append(key).append(':');

@@ -21,7 +21,9 @@ import me.loutres.juneau.webhook.testing.MockApiServer;
  * process is started to the first {@code /readyz} 200, polling every 5 ms; also when the port first accepted a TCP
  * connection. The process runs exactly as {@code bin/juneau webhook} runs it (the cli jar and its libraries), with
  * fresh certificates and either the offline cluster state or a kubeconfig of an in-process mock API server (informers
- * list it). Usage: {@code StartupTimer [--runs N] [--view state|kubeconfig] [--jvm "OPTS"] [--classpath CP]}.
+ * list it). {@code --jvm} may be given several times: the configurations are interleaved run by run, so a busy
+ * machine slows them alike, and reported side by side ({@code --jvm none} is the plain JVM). Usage:
+ * {@code StartupTimer [--runs N] [--view state|kubeconfig] [--jvm "OPTS"]... [--classpath CP]}.
  */
 public final class StartupTimer {
     private StartupTimer() {
@@ -30,17 +32,23 @@ public final class StartupTimer {
     public static void main(String[] args) throws Exception {
         int runs = 7;
         String view = "state";
-        String jvm = "";
+        List<String> jvms = new ArrayList<>();
         String classpath = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--view" -> view = args[++i];
-                case "--jvm" -> jvm = args[++i];
+                case "--jvm" -> {
+                    String options = args[++i];
+                    jvms.add(options.equals("none") ? "" : options);
+                }
                 case "--classpath" -> classpath = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + "; usage: StartupTimer [--runs N] [--view state|kubeconfig] [--jvm \"OPTS\"] [--classpath CP]");
             }
+        }
+        if (jvms.isEmpty()) {
+            jvms.add("");
         }
         if (classpath == null) {
             classpath = cliClasspath();
@@ -61,28 +69,43 @@ public final class StartupTimer {
             viewArgs = List.of("--cluster-state", state.toString());
         }
         SSLContext tls = pki.clientContext();
-        System.out.printf(Locale.ROOT, "webhook start-up, view %s, JVM options \"%s\", %d cores, %s %s%n", view, jvm,
+        System.out.printf(Locale.ROOT, "webhook start-up, view %s, %d cores, %s %s, load average %s%n", view,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
-                System.getProperty("java.version"));
-        long[] ready = new long[runs];
-        long[] listening = new long[runs];
+                System.getProperty("java.version"), loadAverage());
+        long[][] ready = new long[jvms.size()][runs];
+        long[][] listening = new long[jvms.size()][runs];
         try {
             for (int run = 0; run < runs; run++) {
-                long[] times = once(dir, pki, tls, classpath, jvm, viewArgs);
-                listening[run] = times[0];
-                ready[run] = times[1];
-                System.out.printf(Locale.ROOT, "run %d: port open %d ms, first /readyz 200 %d ms%n", run + 1,
-                        times[0], times[1]);
+                for (int j = 0; j < jvms.size(); j++) {
+                    long[] times = once(dir, pki, tls, classpath, jvms.get(j), viewArgs);
+                    listening[j][run] = times[0];
+                    ready[j][run] = times[1];
+                    System.out.printf(Locale.ROOT, "run %d [%s]: port open %d ms, first /readyz 200 %d ms%n", run + 1,
+                            jvms.get(j), times[0], times[1]);
+                }
             }
         } finally {
             if (api != null) {
                 api.stop();
             }
         }
-        Arrays.sort(ready);
-        Arrays.sort(listening);
-        System.out.printf(Locale.ROOT, "first /readyz 200: median %d ms, min %d ms, max %d ms (port open: median %d ms)%n",
-                ready[runs / 2], ready[0], ready[runs - 1], listening[runs / 2]);
+        System.out.println("load average after: " + loadAverage());
+        System.out.println("| JVM options | first /readyz 200 median ms | min ms | max ms | port open median ms |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        for (int j = 0; j < jvms.size(); j++) {
+            Arrays.sort(ready[j]);
+            Arrays.sort(listening[j]);
+            System.out.printf(Locale.ROOT, "| `%s` | %d | %d | %d | %d |%n", jvms.get(j).isBlank() ? "(none)" : jvms.get(j),
+                    ready[j][runs / 2], ready[j][0], ready[j][runs - 1], listening[j][runs / 2]);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     private static long[] once(Path dir, TestPki pki, SSLContext tls, String classpath, String jvm, List<String> viewArgs)

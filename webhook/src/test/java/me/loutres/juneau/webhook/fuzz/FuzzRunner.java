@@ -169,8 +169,8 @@ public final class FuzzRunner {
      * case still fails the same way. Bounded, so a report never waits long for it.
      */
     FuzzCase minimise(FuzzCase c, String problem) {
-        if (c.tree() == null) {
-            return c;
+        if (c.tree() == null || problem.contains("(hung)")) {
+            return c; // shrinking a hang would wait for the deadline hundreds of times
         }
         String kind = problem.replaceAll("\\(.*", "").strip();
         FuzzCase best = c;

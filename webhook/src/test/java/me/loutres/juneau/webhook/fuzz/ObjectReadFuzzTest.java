@@ -143,7 +143,7 @@ class ObjectReadFuzzTest {
     @Test
     void damagedObjectsAreReadAndRestoredWithoutExceptions() throws Exception {
         FuzzRunner.Report report = new FuzzRunner(ObjectReadFuzzTest::restore, ObjectReadFuzzTest::problem,
-                ObjectReadFuzzTest::generate, Duration.ofSeconds(10), 2).run(FIRST_SEED, CASES);
+                ObjectReadFuzzTest::generate, Duration.ofSeconds(30), 2).run(FIRST_SEED, CASES);
         System.out.println("object read fuzz: " + report.summary());
         assertThat(report.failures().stream().map(FuzzRunner.Failure::toString).collect(Collectors.joining("\n\n")))
                 .as("%d of %d cases failed; the first ones, minimised", report.failed(), report.cases())

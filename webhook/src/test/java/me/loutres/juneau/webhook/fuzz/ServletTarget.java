@@ -40,8 +40,12 @@ public final class ServletTarget implements FuzzRunner.Target, AutoCloseable {
 
     @Override
     public FuzzOracle.Answer send(FuzzCase c) throws Exception {
-        byte[] body = c.body();
-        Exchange exchange = new Exchange(c.method(), c.path(), c.contentType(), body);
+        return answer(c.method(), c.path(), c.contentType(), c.body());
+    }
+
+    /** One request as given. */
+    public FuzzOracle.Answer answer(String method, String path, String contentType, byte[] body) throws Exception {
+        Exchange exchange = new Exchange(method, path, contentType, body);
         try {
             servlet.service(exchange.request(), exchange.response());
         } catch (Exception escaped) {

@@ -241,7 +241,7 @@ public final class TreeDamage {
             return;
         }
         if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 String p = path + "." + e.getKey();
                 out.add(new Slot(node, e.getKey(), -1, p));
