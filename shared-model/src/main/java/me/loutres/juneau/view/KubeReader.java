@@ -79,7 +79,7 @@ public final class KubeReader {
             throw new UnreadableObjectException(describe(kind, tree, e));
         }
         // the types fit; a null list entry still would (as a null element), and no rule expects one
-        nullEntries(tree, "", problems);
+        nullEntries(tree, At.ROOT, problems);
         if (!problems.isEmpty()) {
             throw new UnreadableObjectException(listed(problems));
         }
@@ -159,23 +159,45 @@ public final class KubeReader {
                 + " more problems like these";
     }
 
-    private static void nullEntries(JsonNode node, String path, List<String> problems) {
+    /**
+     * Where a node sits, rendered only when a problem is found there: reading a Service walks every field of its
+     * managedFields, and building each field's path text on the way cost more than the rest of the review.
+     */
+    private record At(At parent, String name, int index) {
+        static final At ROOT = new At(null, null, -1);
+
+        String render() {
+            if (parent == null) {
+                return "";
+            }
+            String before = parent.render();
+            return name == null ? before + "[" + index + "]" : field(before, name);
+        }
+    }
+
+    private static void nullEntries(JsonNode node, At at, List<String> problems) {
         if (node.isObject()) {
-            node.fields().forEachRemaining(e -> nullEntries(e.getValue(), field(path, e.getKey()), problems));
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                if (e.getValue().isContainerNode()) {
+                    nullEntries(e.getValue(), new At(at, e.getKey(), -1), problems);
+                }
+            }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                String at = path + "[" + i + "]";
-                if (node.get(i).isNull()) {
-                    problems.add(at + ": null is not a valid list entry; remove it or give it a value");
-                } else {
-                    nullEntries(node.get(i), at, problems);
+                JsonNode entry = node.get(i);
+                if (entry.isNull()) {
+                    problems.add(new At(at, null, i).render() + ": null is not a valid list entry; remove it or give it a value");
+                } else if (entry.isContainerNode()) {
+                    nullEntries(entry, new At(at, null, i), problems);
                 }
             }
         }
     }
 
+    private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]+");
+
     private static String field(String path, String name) {
-        boolean plain = name.matches("[A-Za-z0-9_-]+");
+        boolean plain = PLAIN_NAME.matcher(name).matches();
         String step = plain ? name : "[" + KubeObjects.quote(name) + "]";
         return path.isEmpty() || !plain ? path + step : path + "." + step;
     }
