@@ -92,12 +92,22 @@ public final class AgentCluster implements AutoCloseable {
 
     /** Moves an advertisement as the controller does: nodeName and the node label in one write. */
     public void move(String service, String node) {
-        client.resources(ARPAdvertisement.class).withName(JuneauConstants.arpAdvertisementName("default", service))
-                .edit(a -> {
-                    a.getSpec().setNodeName(node);
-                    a.getMetadata().getLabels().put(JuneauConstants.LABEL_NODE, node);
-                    return a;
-                });
+        // the agent writes status meanwhile: re-read and retry on 409, as the controller does
+        for (int attempt = 0; ; attempt++) {
+            try {
+                client.resources(ARPAdvertisement.class)
+                        .withName(JuneauConstants.arpAdvertisementName("default", service)).edit(a -> {
+                            a.getSpec().setNodeName(node);
+                            a.getMetadata().getLabels().put(JuneauConstants.LABEL_NODE, node);
+                            return a;
+                        });
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 10) {
+                    throw e;
+                }
+            }
+        }
     }
 
     public ARPAdvertisement get(String service) {
