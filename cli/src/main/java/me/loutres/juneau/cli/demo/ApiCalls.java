@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import me.loutres.juneau.cli.local.Identities;
+import me.loutres.juneau.apiserver.Identities;
 
 /**
  * Writes sent the way kubectl sends them (JSON over HTTP, admin token), so the demo sees exactly what kubectl

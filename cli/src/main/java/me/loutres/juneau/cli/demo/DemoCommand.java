@@ -3,7 +3,6 @@ package me.loutres.juneau.cli.demo;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import me.loutres.juneau.cli.local.LocalStack;
 import picocli.CommandLine.Command;
 
 /** {@code juneau demo}: the whole product on one machine, no cluster, one readable story; exit 0 iff it behaved. */

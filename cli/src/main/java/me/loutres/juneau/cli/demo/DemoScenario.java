@@ -21,7 +21,6 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
-import me.loutres.juneau.cli.local.LocalStack;
 import me.loutres.juneau.election.ArpElection;
 
 /**

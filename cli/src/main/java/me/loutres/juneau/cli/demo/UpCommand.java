@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import me.loutres.juneau.cli.local.LocalStack;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import me.loutres.juneau.api.JuneauConstants;
-import me.loutres.juneau.cli.local.LocalStack;
 import org.junit.jupiter.api.Test;
 
 /** Runs the demo's scenario against the real local stack and checks what it observed, not how it words it. */

@@ -1,4 +1,4 @@
-package me.loutres.juneau.cli.local;
+package me.loutres.juneau.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -313,7 +313,8 @@ class LocalApiServerMockTest {
                 "application/json;as=Table;v=v1;g=meta.k8s.io");
         JsonNode cells = new ObjectMapper().readTree(r.body()).path("rows").get(0).path("cells");
         assertThat(cells.get(3).asText()).isEqualTo("<pending>");
-        assertThat(cells.get(4).asText()).isEqualTo("80/TCP");
+        // a LoadBalancer Service gets a node port allocated (allocateLoadBalancerNodePorts defaults to true)
+        assertThat(cells.get(4).asText()).matches("80:3[0-9]{4}/TCP");
     }
 
     private static me.loutres.juneau.api.v1alpha1.ExternalNetwork network() {

@@ -1,4 +1,4 @@
-package me.loutres.juneau.cli.local;
+package me.loutres.juneau.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

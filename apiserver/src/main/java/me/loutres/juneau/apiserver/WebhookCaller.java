@@ -1,4 +1,4 @@
-package me.loutres.juneau.cli.local;
+package me.loutres.juneau.apiserver;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import java.io.IOException;

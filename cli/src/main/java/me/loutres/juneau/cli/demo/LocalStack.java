@@ -1,4 +1,4 @@
-package me.loutres.juneau.cli.local;
+package me.loutres.juneau.cli.demo;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -14,6 +14,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import me.loutres.juneau.admission.AdmissionSettings;
+import me.loutres.juneau.apiserver.HttpsWebhookCaller;
+import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.apiserver.LocalApiServer;
 import me.loutres.juneau.controller.ControllerOptions;
 import me.loutres.juneau.controller.JuneauController;
 import me.loutres.juneau.runtime.Leadership;

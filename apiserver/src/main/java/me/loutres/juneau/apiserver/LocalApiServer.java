@@ -1,0 +1,300 @@
+package me.loutres.juneau.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.Consumer;
+import me.loutres.juneau.tls.CertificateAndKey;
+import me.loutres.juneau.tls.CertificateIssuer;
+import me.loutres.juneau.tls.KeyStores;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * An embedded Kubernetes API server for one machine, for {@code juneau up}, the demo and the controller's tests:
+ * HTTPS on 127.0.0.1 (its own CA, written into the kubeconfig), kube-apiserver's semantics for the kinds Juneau
+ * uses (see the package's classes for each: patches, apply, Status bodies, finalizers, garbage collection,
+ * selectors, watches, discovery, OpenAPI, tables, access reviews), Juneau's CRDs installed from the generated
+ * manifests, and the admission webhooks called before anything is stored. There is no scheduler, kubelet or
+ * etcd: objects live in memory for the life of the process.
+ */
+public final class LocalApiServer implements AutoCloseable {
+    private static final List<String> CRD_FILES = List.of("addresspools", "externalnetworks", "serviceloadbalancers",
+            "arpadvertisements");
+    private static final List<String> NAMESPACES = List.of("default", "kube-system", "kube-public",
+            "kube-node-lease", "juneau-system");
+
+    private final Registry registry = new Registry();
+    private final Store store = new Store();
+    private volatile Admission admission = Admission.NONE;
+    private final Operations ops = new Operations(registry, store, () -> admission);
+    private final GarbageCollector gc;
+    private final ApiHandler handler;
+    private final Server jetty;
+    private final ServerConnector connector;
+    private final CertificateAndKey ca;
+    private final KubernetesClient admin;
+
+    private LocalApiServer(int port) throws IOException {
+        store.addListener(this::onCrdChange);
+        gc = new GarbageCollector(ops, registry);
+        ObjectNode version = JsonNodeFactory.instance.objectNode().put("major", "1").put("minor", "33")
+                .put("gitVersion", "v1.33.0-juneau-local").put("gitCommit", "").put("gitTreeState", "clean")
+                .put("buildDate", "2026-01-01T00:00:00Z").put("goVersion", "java" + Runtime.version().feature())
+                .put("compiler", "javac").put("platform", "linux/amd64");
+        handler = new ApiHandler(registry, ops, new Authorizer(), version, this::url);
+        Instant now = Instant.now();
+        ca = CertificateIssuer.createCa("juneau-local-apiserver-ca", Duration.ofDays(30), now);
+        CertificateAndKey serving = CertificateIssuer.issueServing(ca, "kubernetes", "default",
+                List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(30), now);
+        char[] password = "local".toCharArray();
+        KeyStore keyStore;
+        try {
+            keyStore = KeyStores.of(serving, password);
+        } catch (me.loutres.juneau.tls.InvalidTlsMaterialException e) {
+            throw new IOException("cannot build the API server's key store: " + e.getMessage(), e);
+        }
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(keyStore);
+        ssl.setKeyStorePassword(new String(password));
+        ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        ssl.setSniRequired(false);
+        QueuedThreadPool threads = new QueuedThreadPool(400, 8);
+        threads.setName("local-apiserver");
+        threads.setDaemon(true);
+        jetty = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.addCustomizer(new SecureRequestCustomizer(false));
+        connector = new ServerConnector(jetty, new SslConnectionFactory(ssl, "http/1.1"),
+                new HttpConnectionFactory(http));
+        connector.setHost("127.0.0.1");
+        connector.setPort(port);
+        connector.setIdleTimeout(Duration.ofMinutes(40).toMillis());
+        jetty.addConnector(connector);
+        jetty.setHandler(handler);
+        jetty.setStopTimeout(2000);
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            throw new IOException("cannot start the local API server on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+        }
+        bootstrap();
+        admin = client(Identities.ADMIN_TOKEN);
+    }
+
+    /** Starts on 127.0.0.1; port 0 picks a free one. */
+    public static LocalApiServer start(int port) {
+        try {
+            return new LocalApiServer(port);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void bootstrap() throws IOException {
+        Caller system = Caller.internal(Identities.fromAuthorization("Bearer " + Identities.ADMIN_TOKEN));
+        try {
+            for (String ns : NAMESPACES) {
+                ObjectNode o = JsonNodeFactory.instance.objectNode();
+                o.putObject("metadata").put("name", ns);
+                ops.create(system, ops.namespaces(), null, o);
+            }
+            ResourceType crds = registry.find("apiextensions.k8s.io/v1", "customresourcedefinitions").orElseThrow();
+            for (String plural : CRD_FILES) {
+                try (InputStream in = LocalApiServer.class.getResourceAsStream("crds/" + plural + "."
+                        + me.loutres.juneau.api.JuneauConstants.GROUP + ".yaml")) {
+                    if (in == null) {
+                        throw new IOException("the CRD of " + plural + " is not packaged with the local API server");
+                    }
+                    JsonNode crd = Json.YAML.readTree(in);
+                    ObjectNode created = ops.create(system, crds, null, crd);
+                    ops.modify(system, crds, null, created.path("metadata").path("name").asText(), "status",
+                            live -> established(live), false, false);
+                }
+            }
+        } catch (ApiException e) {
+            throw new IOException("cannot set up the local API server: " + e.getMessage(), e);
+        }
+    }
+
+    private static ObjectNode established(ObjectNode crd) {
+        ObjectNode status = Json.obj(crd, "status");
+        var conditions = status.putArray("conditions");
+        String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        for (String type : List.of("NamesAccepted", "Established")) {
+            conditions.addObject().put("type", type).put("status", "True").put("lastTransitionTime", now)
+                    .put("reason", type.equals("Established") ? "InitialNamesAccepted" : "NoConflicts")
+                    .put("message", type.equals("Established") ? "the initial names have been accepted"
+                            : "no conflicts found");
+        }
+        status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+        status.putArray("storedVersions").add(crd.path("spec").path("versions").path(0).path("name").asText());
+        return crd;
+    }
+
+    private void onCrdChange(Store.Event e) {
+        if (!e.type().plural().equals("customresourcedefinitions")) {
+            return;
+        }
+        if (e.kind().equals(Store.DELETED)) {
+            registry.removeCrd(e.object());
+        } else {
+            registry.addCrd(e.object());
+        }
+    }
+
+    /** Calls this webhook before storing writes to Services and Juneau's kinds; null turns admission off. */
+    public void useWebhook(WebhookCaller webhook) {
+        admission = webhook == null ? Admission.NONE : new AdmissionGate(webhook);
+    }
+
+    /** Sees (and may refuse) every request before it is served; null removes it. */
+    public void onRequest(RequestHook hook) {
+        handler.setHook(hook);
+    }
+
+    public String url() {
+        return "https://127.0.0.1:" + port();
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** An admin client (like kubectl with the kubeconfig this server writes). */
+    public KubernetesClient adminClient() {
+        return admin;
+    }
+
+    /** A client authenticated as the identity behind the token (see {@link Identities}). */
+    public KubernetesClient client(String token) {
+        return client(token, b -> {
+        });
+    }
+
+    /** A client as {@link #client(String)}, with more settings (user agent, retries, timeouts). */
+    public KubernetesClient client(String token, Consumer<ConfigBuilder> settings) {
+        ConfigBuilder b = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
+                .withCaCertData(caData()).withNamespace("default").withRequestRetryBackoffLimit(2)
+                .withOnlyHttpWatches(true);
+        settings.accept(b);
+        return new KubernetesClientBuilder().withConfig(b.build()).build();
+    }
+
+    /**
+     * Reads a cluster-scoped object straight from storage, in-process (the webhook's view uses this to avoid a
+     * round trip per cache miss).
+     */
+    public HasMetadata storageGet(Class<? extends HasMetadata> type, String name) {
+        String apiVersion = HasMetadata.getApiVersion(type);
+        String plural = HasMetadata.getPlural(type);
+        return registry.find(apiVersion, plural).map(t -> store.get(t, null, name))
+                .map(o -> Serialization.unmarshal(o.toString(), type)).orElse(null);
+    }
+
+    /** The CA certificate of this server's serving certificate, base64 of the PEM as kubeconfig wants it. */
+    public String caData() {
+        return Base64.getEncoder().encodeToString(ca.certificatePem().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The CA certificate, PEM. */
+    public String caPem() {
+        return ca.certificatePem();
+    }
+
+    /** A plain HTTP client (java.net.http) that trusts this server's certificate, for kubectl-like raw calls. */
+    public java.net.http.HttpClient httpClient() {
+        try {
+            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("local-api-server", ca.leaf());
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory
+                    .getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            javax.net.ssl.SSLContext sslContext = javax.net.ssl.SSLContext.getInstance("TLS");
+            sslContext.init(null, tmf.getTrustManagers(), null);
+            return java.net.http.HttpClient.newBuilder().sslContext(sslContext)
+                    .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust the local API server's certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes a kubeconfig for kubectl (admin identity), readable by the owner only. */
+    public Path writeKubeconfig(Path file) throws IOException {
+        String yaml = String.join("\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "clusters:",
+                "- name: juneau-local",
+                "  cluster:",
+                "    server: " + url(),
+                "    certificate-authority-data: " + caData(),
+                "users:",
+                "- name: juneau-admin",
+                "  user:",
+                "    token: " + Identities.ADMIN_TOKEN,
+                "contexts:",
+                "- name: juneau-local",
+                "  context:",
+                "    cluster: juneau-local",
+                "    user: juneau-admin",
+                "    namespace: default",
+                "current-context: juneau-local",
+                "");
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, yaml, StandardCharsets.UTF_8);
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException ignored) {
+            // not a POSIX file system: the token is a local, well-known one anyway
+        }
+        return file;
+    }
+
+    /** Open watch streams (for tests that check a client closed its watches). */
+    public int openWatches() {
+        return store.openWatches();
+    }
+
+    @Override
+    public void close() {
+        handler.closing();
+        admin.close();
+        gc.close();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            // stopping: the port is released either way
+        }
+    }
+}
