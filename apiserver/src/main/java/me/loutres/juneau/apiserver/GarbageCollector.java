@@ -20,7 +20,10 @@ final class GarbageCollector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
     private static final String FOREGROUND = "foregroundDeletion";
 
-    private sealed interface Task permits OwnerGone, OwnerCheck, NamespaceGone {
+    private sealed interface Task permits OwnerGone, OwnerCheck, NamespaceGone, ForegroundOwner {
+    }
+
+    private record ForegroundOwner(String uid) implements Task {
     }
 
     private record OwnerGone(String uid) implements Task {
@@ -58,6 +61,9 @@ final class GarbageCollector implements AutoCloseable {
                 queue.add(new OwnerCheck(owner.path("uid").asText())); // a foreground owner may be done now
             }
         } else {
+            if (meta.hasNonNull("deletionTimestamp") && meta.path("finalizers").toString().contains(FOREGROUND)) {
+                queue.add(new ForegroundOwner(meta.path("uid").asText()));
+            }
             for (JsonNode owner : meta.path("ownerReferences")) {
                 if (store.byUid(owner.path("uid").asText()) == null) {
                     queue.add(new OwnerGone(owner.path("uid").asText())); // created with an absent owner
@@ -77,6 +83,8 @@ final class GarbageCollector implements AutoCloseable {
                     ownerGone(g.uid());
                 } else if (t instanceof OwnerCheck c) {
                     ownerCheck(c.uid());
+                } else if (t instanceof ForegroundOwner f) {
+                    foreground(f.uid());
                 } else if (t instanceof NamespaceGone n) {
                     namespaceGone(n);
                 }
@@ -120,6 +128,27 @@ final class GarbageCollector implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Foreground deletion: the dependents go first (the owner waits with its foregroundDeletion finalizer). */
+    private void foreground(String uid) {
+        Caller gc = Caller.internal(Identities.garbageCollector());
+        for (Store.Ref ref : store.dependents(uid)) {
+            ObjectNode dependent = store.get(ref.type(), ref.namespace(), ref.name());
+            if (dependent == null || dependent.path("metadata").hasNonNull("deletionTimestamp")) {
+                continue;
+            }
+            try {
+                ops.delete(gc, ref.type(), ref.namespace(), ref.name(),
+                        new Operations.DeleteOptions("Background", null, null));
+            } catch (ApiException e) {
+                if (!e.reason().equals("NotFound")) {
+                    LOG.info("garbage collector could not delete {} {}/{}: {}", ref.type().groupResource(),
+                            ref.namespace(), ref.name(), e.getMessage());
+                }
+            }
+        }
+        ownerCheck(uid);
     }
 
     private void ownerCheck(String uid) {

@@ -198,7 +198,8 @@ final class Operations {
                     throw ApiException.badRequest("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
                 }
                 try {
-                    JsonNode out = JsonPatch.apply(patch, live);
+                    JsonNode out = JsonPatch.apply(patch, live,
+                            java.util.EnumSet.of(io.fabric8.zjsonpatch.CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT));
                     if (!out.isObject()) {
                         throw ApiException.unprocessable("the patch replaced the object with a " + out.getNodeType());
                     }
@@ -289,7 +290,7 @@ final class Operations {
                 }
                 ObjectNode created = change.apply(null);
                 Json.meta(created).remove("resourceVersion");
-                ObjectNode managed = created.path("metadata").path("managedFields").deepCopy();
+                JsonNode managed = created.path("metadata").path("managedFields").deepCopy();
                 try {
                     ObjectNode result = createKeeping(caller, type, namespace, created, managed);
                     return result;

@@ -27,7 +27,7 @@ final class Store {
     static final String ADDED = "ADDED";
     static final String MODIFIED = "MODIFIED";
     static final String DELETED = "DELETED";
-    private static final int HISTORY = 50_000;
+    private static final int DEFAULT_HISTORY = 50_000;
     private static final int WATCH_QUEUE_LIMIT = 500_000;
 
     /** A change: the object after it (for DELETED the last state) and before it. */
@@ -92,6 +92,16 @@ final class Store {
     private final ArrayDeque<Event> history = new ArrayDeque<>();
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
+    private final int historyLimit;
+
+    Store() {
+        this(DEFAULT_HISTORY);
+    }
+
+    /** @param historyLimit how many changes a watch can resume from (kube keeps a few minutes of etcd history) */
+    Store(int historyLimit) {
+        this.historyLimit = historyLimit;
+    }
 
     static String key(String namespace, String name) {
         return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
@@ -212,8 +222,10 @@ final class Store {
                 throw ApiException.modified(type, name);
             }
             ObjectNode stored = withRevision(object);
+            // a Namespace also waits for its spec.finalizers (the namespace controller empties it first)
             boolean finalized = stored.path("metadata").hasNonNull("deletionTimestamp")
-                    && stored.path("metadata").path("finalizers").isEmpty();
+                    && stored.path("metadata").path("finalizers").isEmpty()
+                    && stored.path("spec").path("finalizers").isEmpty();
             if (finalized) {
                 unput(type, k, current);
                 emit(new Event(type, DELETED, stored, current, revision));
@@ -308,7 +320,7 @@ final class Store {
 
     private void emit(Event e) {
         history.addLast(e);
-        if (history.size() > HISTORY) {
+        if (history.size() > historyLimit) {
             history.removeFirst();
         }
         for (Watch w : watches) {
