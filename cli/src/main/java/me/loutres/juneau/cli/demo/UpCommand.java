@@ -12,9 +12,9 @@ import picocli.CommandLine.Option;
 /** {@code juneau up}: the demo's three parts, kept running for kubectl until interrupted. */
 @Command(name = "up", mixinStandardHelpOptions = true,
         description = {"Starts the embedded API server, the webhook and the controller and keeps them running until",
-                "interrupted (Ctrl-C). Writes a kubeconfig for kubectl: create, get, delete and",
-                "patch --type=merge work on Services, EndpointSlices, Nodes and Juneau's kinds (use",
-                "--validate=false: the local server has no OpenAPI documents)."})
+                "interrupted (Ctrl-C). Writes a kubeconfig for kubectl: apply (client- and server-side), create,",
+                "get (-w), patch (all three types), describe, events, explain, delete and auth can-i behave as on",
+                "a cluster for Services, EndpointSlices, Nodes, Events and Juneau's kinds."})
 public final class UpCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = "juneau-local.kubeconfig",
             description = "Where to write the kubeconfig (default: ${DEFAULT-VALUE}).")
@@ -79,7 +79,7 @@ public final class UpCommand implements Callable<Integer> {
             }
             out.println();
             out.println("  export KUBECONFIG=" + kubeconfig.toAbsolutePath());
-            out.println("  kubectl create --validate=false -f manifests/examples/   # pools, networks, a Service");
+            out.println("  kubectl apply -f manifests/examples/   # pools, networks, Services");
             out.println("  kubectl get addresspools,externalnetworks,slb,arpadvertisements,svc");
             out.println();
             out.println("Press Ctrl-C to stop.");

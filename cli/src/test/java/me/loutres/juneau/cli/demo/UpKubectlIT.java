@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Drives {@code juneau up} with the real kubectl binary, following the README: the examples are created, the
  * webhook's rejections reach kubectl, and the controller reacts to what kubectl creates.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class UpKubectlIT {
     record Run(int code, String out, String err) {
     }
@@ -62,12 +63,13 @@ class UpKubectlIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(1)
     void kubectlWorksAgainstUpAndTheControllerReacts() throws Exception {
         Path examples = Path.of("..", "manifests", "examples").toAbsolutePath().normalize();
         Run nodes = kubectl("get", "nodes", "-o", "name");
         assertThat(nodes.out()).contains("node/node-a", "node/node-b", "node/node-c");
 
-        Run created = kubectl("create", "--validate=false", "-f", examples.resolve("arp-network.yaml").toString());
+        Run created = kubectl("create", "-f", examples.resolve("arp-network.yaml").toString());
         assertThat(created.code()).as(created.err()).isZero();
         assertThat(created.out()).contains("addresspool.juneau.loutres.me/lan-arp created",
                 "externalnetwork.juneau.loutres.me/lan created");
@@ -77,14 +79,14 @@ class UpKubectlIT {
                 "  annotations:", "    " + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + ": lann", "spec:",
                 "  type: LoadBalancer", "  loadBalancerClass: " + JuneauConstants.LOAD_BALANCER_CLASS,
                 "  externalTrafficPolicy: Local", "  ports:", "  - port: 80", ""));
-        Run rejected = kubectl("create", "--validate=false", "-f", bad.toString());
+        Run rejected = kubectl("create", "-f", bad.toString());
         assertThat(rejected.code()).isNotZero();
         assertThat(rejected.err()).contains("Error from server (Forbidden): error when creating \"" + bad
                 + "\": admission webhook \"" + JuneauConstants.WEBHOOK_SERVICES_VALIDATE + "\" denied the request:",
                 "lann");
         assertThat(kubectl("get", "service", "typo").code()).isNotZero();
 
-        Run web = kubectl("create", "--validate=false", "-f", examples.resolve("service-arp.yaml").toString());
+        Run web = kubectl("create", "-f", examples.resolve("service-arp.yaml").toString());
         assertThat(web.code()).as(web.err()).isZero();
         String vip = eventually(() -> kubectl("get", "slb", "web", "-o", "jsonpath={.status.vip}").out(),
                 v -> v.equals("192.168.10.200"));
@@ -95,7 +97,7 @@ class UpKubectlIT {
                 "  namespace: default", "  labels:", "    kubernetes.io/service-name: web", "addressType: IPv4",
                 "ports:", "- name: http", "  port: 8080", "  protocol: TCP", "endpoints:",
                 "- addresses: [10.244.1.5]", "  nodeName: node-a", "  conditions: {ready: true}", ""));
-        assertThat(kubectl("create", "--validate=false", "-f", slice.toString()).code()).isZero();
+        assertThat(kubectl("create", "-f", slice.toString()).code()).isZero();
         eventually(() -> kubectl("get", "slb", "web", "-o", "jsonpath={.status.phase}/{.status.arpAnnouncingNode}")
                 .out(), v -> v.equals("Ready/node-a"));
         eventually(() -> kubectl("get", "arpadvertisement", "slb-default-web", "-o", "jsonpath={.spec.nodeName}")
@@ -115,6 +117,103 @@ class UpKubectlIT {
         assertThat(kubectl("delete", "svc", "web").code()).isZero();
         eventually(() -> kubectl("get", "slb", "-o", "name").out(), String::isEmpty);
         eventually(() -> kubectl("get", "arpadvertisements", "-o", "name").out(), String::isEmpty);
+    }
+
+    /**
+     * The commands people type first, with validation on (no --validate=false): apply twice, server-side apply,
+     * the three patch types, create of an existing object, get -w, describe, events, explain, cluster-info and
+     * auth can-i, each answering as on a cluster.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(2)
+    void everydayKubectlCommandsBehaveAsOnACluster() throws Exception {
+        Path examples = Path.of("..", "manifests", "examples").toAbsolutePath().normalize();
+        Run first = kubectl("apply", "-f", examples.toString());
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("service/web ", "addresspool.juneau.loutres.me/lan-arp ");
+        Run second = kubectl("apply", "-f", examples.toString());
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.out().lines().toList()).isNotEmpty().allSatisfy(l -> assertThat(l).endsWith(" unchanged"));
+        eventually(() -> kubectl("get", "slb", "web", "-o", "jsonpath={.status.vip}").out(), v -> !v.isEmpty());
+
+        Run ssa = kubectl("apply", "--server-side", "-f", examples.resolve("service-bgp-requested-ip.yaml").toString());
+        assertThat(ssa.code()).as(ssa.err()).isZero();
+        assertThat(ssa.out()).contains("service/dns serverside-applied");
+
+        Run strategic = kubectl("patch", "svc", "web", "-p", "{\"metadata\":{\"labels\":{\"patched\":\"smp\"}}}");
+        assertThat(strategic.code()).as(strategic.err()).isZero();
+        Run merge = kubectl("patch", "svc", "web", "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"m\":\"1\"}}}");
+        assertThat(merge.code()).as(merge.err()).isZero();
+        Run json = kubectl("patch", "svc", "web", "--type=json", "-p",
+                "[{\"op\":\"add\",\"path\":\"/metadata/labels/j\",\"value\":\"2\"}]");
+        assertThat(json.code()).as(json.err()).isZero();
+        assertThat(kubectl("get", "svc", "web", "-o", "jsonpath={.metadata.labels.patched}/{.metadata.labels.m}/"
+                + "{.metadata.labels.j}").out()).isEqualTo("smp/1/2");
+        Run failing = kubectl("patch", "svc", "web", "--type=json", "-p",
+                "[{\"op\":\"test\",\"path\":\"/metadata/name\",\"value\":\"other\"}]");
+        assertThat(failing.code()).isNotZero();
+        assertThat(failing.err()).contains("Expected value");
+
+        Path web = examples.resolve("service-arp.yaml");
+        Run exists = kubectl("create", "-f", web.toString());
+        assertThat(exists.code()).isNotZero();
+        assertThat(exists.err()).contains("Error from server (AlreadyExists): error when creating \"" + web
+                + "\": services \"web\" already exists");
+
+        watchSeesAChange();
+
+        for (String[] what : new String[][] {{"svc", "web"}, {"slb", "web"}, {"node", "node-a"}}) {
+            Run d = kubectl("describe", what[0], what[1]);
+            assertThat(d.code()).as(String.join(" ", what) + ": " + d.err()).isZero();
+            assertThat(d.out()).contains("Name:", what[1], "Events:");
+        }
+        assertThat(kubectl("describe", "svc", "web").out()).contains("IPAllocated", "192.168.10.200");
+
+        Run events = kubectl("events", "--for", "service/web");
+        assertThat(events.code()).as(events.err()).isZero();
+        assertThat(events.out()).contains("LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE", "IPAllocated",
+                "Service/web");
+        Run getEvents = kubectl("get", "events", "--field-selector", "involvedObject.name=web");
+        assertThat(getEvents.code()).as(getEvents.err()).isZero();
+        assertThat(getEvents.out().lines().findFirst().orElse("")).matches(
+                "LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE\\s*");
+        assertThat(getEvents.out()).contains("service/web", "IPAllocated").doesNotContain("service/dns");
+
+        Run explain = kubectl("explain", "addresspool.spec");
+        assertThat(explain.code()).as(explain.err()).isZero();
+        assertThat(explain.out()).contains("KIND:", "AddressPool", "advertiseMode", "addresses");
+
+        Run info = kubectl("cluster-info");
+        assertThat(info.code()).as(info.err()).isZero();
+        assertThat(info.out()).contains("Kubernetes control plane is running at https://127.0.0.1:");
+
+        String controller = "--as=" + JuneauConstants.DEFAULT_CONTROLLER_USERNAME;
+        assertThat(kubectl("auth", "can-i", "create", "services").out().trim()).isEqualTo("yes");
+        assertThat(kubectl("auth", "can-i", "update", "services", "--subresource=status", controller).out().trim())
+                .isEqualTo("yes");
+        Run denied = kubectl("auth", "can-i", "create", "services", controller);
+        assertThat(denied.out().trim()).isEqualTo("no");
+        assertThat(denied.code()).isEqualTo(1);
+    }
+
+    /** kubectl get -w prints the list, then a line per change, until it is stopped. */
+    private static void watchSeesAChange() throws Exception {
+        List<String> cmd = List.of("kubectl", "--kubeconfig", kubeconfig.toString(), "get", "svc", "web", "-w",
+                "--output-watch-events");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            List<String> seen = new ArrayList<>();
+            seen.add(lines.readLine()); // header
+            seen.add(lines.readLine()); // the current object
+            assertThat(seen.get(0)).contains("EVENT", "NAME", "TYPE");
+            assertThat(kubectl("label", "svc", "web", "watched=yes").code()).isZero();
+            String change = lines.readLine();
+            assertThat(change).as("watch output after " + seen).startsWith("MODIFIED").contains("web");
+        } finally {
+            p.destroy();
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("kubectl get -w stops when asked").isTrue();
+        }
     }
 
     private static String eventually(java.util.concurrent.Callable<String> probe, Predicate<String> done)

@@ -32,6 +32,13 @@ public final class RecentWrites<T extends HasMetadata> {
         if (object == null || object.getMetadata() == null || object.getMetadata().getResourceVersion() == null) {
             return;
         }
+        if (object.getMetadata().getDeletionTimestamp() != null
+                && (object.getMetadata().getFinalizers() == null || object.getMetadata().getFinalizers().isEmpty())) {
+            // the final object of a deletion (the update that removed the last finalizer): it is gone from the
+            // server, and its DELETED event may already have passed, so nothing would ever clear this entry
+            written.remove(key);
+            return;
+        }
         String ours = object.getMetadata().getResourceVersion();
         // the watch event can overtake the HTTP response: then the cache already has our version (or a newer one)
         // and no event is left to clear the entry. compute() orders this check with observed() on the same key.

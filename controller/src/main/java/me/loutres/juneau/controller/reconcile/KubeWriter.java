@@ -65,11 +65,8 @@ public final class KubeWriter {
         term.ensureActive();
         ServiceLoadBalancer updated = client.resources(ServiceLoadBalancer.class)
                 .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update();
-        if (updated == null || updated.getMetadata() == null) {
-            // removing the last finalizer of an object being deleted deletes it: nothing comes back
-            slbs.forget(ServiceKey.of(slb).toString());
-            return null;
-        }
+        // removing the last finalizer of an object being deleted deletes it: kube-apiserver answers 200 with the
+        // final object, which RecentWrites does not keep
         slbs.wrote(ServiceKey.of(updated).toString(), updated);
         return updated;
     }

@@ -55,6 +55,23 @@ class RecentWritesTest {
         assertThat(w.size()).isEqualTo(1);
     }
 
+    @Test
+    void theFinalObjectOfADeletionIsNeverKept() {
+        // kube-apiserver answers the update that removes the last finalizer with the final object, while the
+        // DELETED event may already have emptied the cache: keeping it would shadow a re-created object forever
+        RecentWrites<ConfigMap> w = new RecentWrites<>(k -> null);
+        w.wrote("x", at("4"));
+        ConfigMap last = at("5");
+        last.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        w.wrote("x", last);
+        assertThat(w.size()).isZero();
+        ConfigMap stillFinalized = at("6");
+        stillFinalized.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        stillFinalized.getMetadata().setFinalizers(java.util.List.of("example.com/hold"));
+        w.wrote("x", stillFinalized);
+        assertThat(w.size()).isEqualTo(1);
+    }
+
     @ParameterizedTest(name = "seen {0}, ours {1}: caught up = {2}")
     @CsvSource({"7, 7, true", "8, 7, true", "6, 7, false", "10, 9, true", "9, 10, false",
             "abc, 7, true", "7, xyz, true"})
