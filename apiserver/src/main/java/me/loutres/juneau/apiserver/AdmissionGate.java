@@ -10,12 +10,11 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.admission.AdmissionRoutes;
+import me.loutres.juneau.admission.Endpoint;
 
 /**
  * Calls the admission webhook the way kube-apiserver does ("Dynamic Admission Control"): mutating webhooks first,
@@ -26,49 +25,21 @@ import me.loutres.juneau.api.JuneauConstants;
  */
 final class AdmissionGate implements Admission {
 
-    /** One webhook of the installed configurations (SPEC §2, §6), in calling order. */
-    record Hook(String resource, String path, String name, boolean mutating, List<String> operations,
-            boolean includeStatus, boolean managedServicesOnly) {
-    }
-
-    static final List<Hook> HOOKS = List.of(
-            new Hook("services", "/mutate/services", JuneauConstants.WEBHOOK_SERVICES_MUTATE, true,
-                    List.of("CREATE", "UPDATE"), false, true),
-            new Hook("services", "/validate/services", JuneauConstants.WEBHOOK_SERVICES_VALIDATE, false,
-                    List.of("CREATE", "UPDATE"), false, true),
-            customKind(JuneauConstants.PLURAL_ADDRESS_POOLS, false),
-            customKind(JuneauConstants.PLURAL_EXTERNAL_NETWORKS, false),
-            customKind(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, true),
-            customKind(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, true));
-
-    private static Hook customKind(String plural, boolean includeStatus) {
-        return new Hook(plural, "/validate/" + plural, JuneauConstants.validateWebhookName(plural), false,
-                List.of("CREATE", "UPDATE", "DELETE"), includeStatus, false);
-    }
-
     private final WebhookCaller webhook;
 
     AdmissionGate(WebhookCaller webhook) {
         this.webhook = webhook;
     }
 
-    private static boolean isOurGroup(ResourceType t) {
-        return t.group().isEmpty() ? t.plural().equals("services") : t.group().equals(JuneauConstants.GROUP);
-    }
-
     @Override
     public ObjectNode admit(String operation, ResourceType type, String subresource, String namespace, String name,
             ObjectNode object, ObjectNode old, Caller caller) throws ApiException {
-        if (!isOurGroup(type)) {
-            return object;
-        }
-        List<Hook> hooks = HOOKS.stream().filter(h -> h.resource().equals(type.plural())
-                && h.operations().contains(operation)
-                && (subresource == null || (h.includeStatus() && "status".equals(subresource)))).toList();
+        // the shared routing table: which webhooks a request reaches, mutating first (SPEC 2.7)
+        List<Endpoint> hooks = AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation);
         ObjectNode current = object;
-        for (Hook hook : hooks) {
-            if (hook.managedServicesOnly() && !managed(current) && !managed(old)) {
-                continue; // the matchConditions keep unmanaged Services away from the webhooks
+        for (Endpoint hook : hooks) {
+            if (!hook.reach().test(current) && !hook.reach().test(old)) {
+                continue; // the matchConditions keep other objects (e.g. unmanaged Services) away
             }
             AdmissionReview review = review(operation, type, subresource, namespace, name, caller, current, old);
             AdmissionResponse response;
@@ -76,10 +47,10 @@ final class AdmissionGate implements Admission {
                 AdmissionReview answer = webhook.call(hook.path(), review);
                 response = answer == null ? null : answer.getResponse();
             } catch (IOException e) {
-                throw ApiException.internal("failed calling webhook \"" + hook.name() + "\": " + e.getMessage());
+                throw ApiException.internal("failed calling webhook \"" + hook.webhookName() + "\": " + e.getMessage());
             }
             if (response == null) {
-                throw ApiException.internal("webhook \"" + hook.name() + "\" returned no response");
+                throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned no response");
             }
             if (response.getWarnings() != null) {
                 caller.warnings().addAll(response.getWarnings());
@@ -89,7 +60,7 @@ final class AdmissionGate implements Admission {
                         : response.getStatus().getMessage();
                 int code = response.getStatus() == null || response.getStatus().getCode() == null ? 403
                         : response.getStatus().getCode();
-                throw new ApiException(code, "Forbidden", "admission webhook \"" + hook.name()
+                throw new ApiException(code, "Forbidden", "admission webhook \"" + hook.webhookName()
                         + "\" denied the request: " + message, null);
             }
             if (hook.mutating() && response.getPatch() != null && current != null) {
@@ -97,17 +68,12 @@ final class AdmissionGate implements Admission {
                     JsonNode patch = Json.MAPPER.readTree(Base64.getDecoder().decode(response.getPatch()));
                     current = (ObjectNode) JsonPatch.apply(patch, current);
                 } catch (IOException | RuntimeException e) {
-                    throw ApiException.internal("webhook \"" + hook.name() + "\" returned an unusable patch: "
+                    throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned an unusable patch: "
                             + e.getMessage());
                 }
             }
         }
         return current;
-    }
-
-    private static boolean managed(JsonNode service) {
-        return service != null && JuneauConstants.isManaged(service.path("spec").path("type").asText(null),
-                service.path("spec").path("loadBalancerClass").asText(null));
     }
 
     private static AdmissionReview review(String operation, ResourceType type, String subresource,
@@ -144,10 +110,4 @@ final class AdmissionGate implements Admission {
         return review;
     }
 
-    /** The admission chain as a plain map from resource to webhook names (for tests and docs). */
-    static Map<String, List<String>> routing() {
-        Map<String, List<String>> m = new java.util.LinkedHashMap<>();
-        HOOKS.forEach(h -> m.computeIfAbsent(h.resource(), k -> new ArrayList<>()).add(h.name()));
-        return m;
-    }
 }
