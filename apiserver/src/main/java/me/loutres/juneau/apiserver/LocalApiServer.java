@@ -66,10 +66,9 @@ public final class LocalApiServer implements AutoCloseable {
                 .put("buildDate", "2026-01-01T00:00:00Z").put("goVersion", "java" + Runtime.version().feature())
                 .put("compiler", "javac").put("platform", "linux/amd64");
         handler = new ApiHandler(registry, ops, new Authorizer(), version, this::url);
-        Instant now = Instant.now();
-        ca = CertificateIssuer.createCa("juneau-local-apiserver-ca", Duration.ofDays(30), now);
-        CertificateAndKey serving = CertificateIssuer.issueServing(ca, "kubernetes", "default",
-                List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(30), now);
+        CertificateAndKey[] tls = processTls();
+        ca = tls[0];
+        CertificateAndKey serving = tls[1];
         char[] password = "local".toCharArray();
         KeyStore keyStore;
         try {
@@ -105,6 +104,23 @@ public final class LocalApiServer implements AutoCloseable {
         }
         bootstrap();
         admin = client(Identities.ADMIN_TOKEN);
+    }
+
+    private static CertificateAndKey[] processTls;
+
+    /**
+     * One CA and serving certificate per process, made on first use: a server started again on the same port (an
+     * API server coming back) is trusted by the clients of the previous one, as a restarted kube-apiserver is.
+     */
+    private static synchronized CertificateAndKey[] processTls() {
+        if (processTls == null) {
+            Instant now = Instant.now();
+            CertificateAndKey ca = CertificateIssuer.createCa("juneau-local-apiserver-ca", Duration.ofDays(30), now);
+            CertificateAndKey serving = CertificateIssuer.issueServing(ca, "kubernetes", "default",
+                    List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(30), now);
+            processTls = new CertificateAndKey[] {ca, serving};
+        }
+        return processTls;
     }
 
     /** Starts on 127.0.0.1; port 0 picks a free one. */
