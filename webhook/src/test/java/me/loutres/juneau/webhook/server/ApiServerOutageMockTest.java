@@ -93,6 +93,9 @@ class ApiServerOutageMockTest {
     void startsWithoutTheApiServerBecomesReadyWhenItComesUpAndRecoversAfterLosingIt() throws Exception {
         // down at start: live, not ready, and it says why once
         await("the outage at start logged", () -> !messages("cannot list").isEmpty());
+        // the view opens on its own thread while TLS and Jetty start, so the outage can be logged before the port
+        // accepts; on a loaded machine Jetty may take seconds more
+        await("the webhook serves /healthz", () -> status("/healthz") == 200);
         Thread.sleep(2_000); // a few retries
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         HttpResponse<String> notReady = get("/readyz");
