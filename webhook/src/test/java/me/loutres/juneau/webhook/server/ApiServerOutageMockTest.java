@@ -108,6 +108,8 @@ class ApiServerOutageMockTest {
         createPool("pool-a", "203.0.113.0/28");
         await("ready after the API server came up", () -> status("/readyz") == 200);
         await("the new pool in the view", () -> deniedNaming("203.0.113.8/29", "pool-a"));
+        // the connection log looks every 250 ms, so its line may follow readiness by a moment
+        await("the sync logged", () -> !messages("cluster view synced").isEmpty());
         assertThat(messages("cluster view synced")).hasSize(1);
 
         // lost mid-run: still live and ready (reviews from the cache), one line about it
