@@ -26,6 +26,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * {@code /openapi/v3}, health, and {@code /api/v1/...}, {@code /apis/<group>/<version>/...} resource paths (with
  * the legacy {@code /watch/} prefix). Query parameters a path does not use are ignored, never reinterpreted; a
  * path it does not serve is a 404 Status. Requests are served concurrently on Jetty's thread pool; a watch holds
- * its thread and streams one JSON event per line (chunked), as kube-apiserver's HTTP watch does.
+ * its thread and streams one JSON event per line (chunked), as kube-apiserver's HTTP watch does, or, asked with
+ * {@code Upgrade: websocket}, one event per text message on a thread of its own.
  */
 final class ApiHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
@@ -509,12 +512,6 @@ final class ApiHandler extends Handler.Abstract {
 
     private void watch(Call call, ResourceType type, String namespace, String name, Response response,
             Callback callback) throws ApiException, IOException {
-        String upgrade = call.request().getHeaders().get(HttpHeader.UPGRADE);
-        if (upgrade != null && upgrade.toLowerCase(java.util.Locale.ROOT).contains("websocket")) {
-            // this server streams watches over HTTP only; 503 makes client libraries fall back to an HTTP watch
-            throw new ApiException(503, "ServiceUnavailable", "this API server serves watches as HTTP streams only "
-                    + "(retry without Upgrade: websocket)", null);
-        }
         Query q = query(call, type, name);
         String rv = call.param("resourceVersion");
         boolean initialEvents = "true".equals(call.param("sendInitialEvents"));
@@ -536,63 +533,178 @@ final class ApiHandler extends Handler.Abstract {
             }
         }
         boolean table = String.valueOf(call.request().getHeaders().get(HttpHeader.ACCEPT)).contains("as=Table");
+        WatchStream stream = new WatchStream(type, namespace, q.filter(), from, initialEvents, bookmarks, table,
+                System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout));
+        String upgrade = call.request().getHeaders().get(HttpHeader.UPGRADE);
+        if (upgrade != null && upgrade.toLowerCase(java.util.Locale.ROOT).contains("websocket")) {
+            // kube-apiserver serves a watch over WebSocket when asked (one event per text message); fabric8's
+            // client asks for that first and, refused, retries for seconds before it falls back to HTTP
+            ServerWebSocketContainer container = ServerWebSocketContainer.get(call.request().getContext());
+            if (container == null || !container.upgrade((rq, rs, cb) -> new WatchSocket(session -> serveOverWebSocket(stream, session)), call.request(),
+                    response, callback)) {
+                throw ApiException.badRequest("not a valid WebSocket upgrade request");
+            }
+            return;
+        }
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
-        Store.Watch w;
-        try {
-            w = ops.store().watch(type, namespace, q.filter(), from);
-        } catch (ApiException e) {
-            try (OutputStream out = Content.Sink.asOutputStream(response)) {
-                writeEvent(out, "ERROR", e.status());
-            }
-            callback.succeeded();
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
-        long lastBookmark = System.nanoTime();
-        boolean first = true;
         try (OutputStream out = Content.Sink.asOutputStream(response)) {
-            out.flush(); // commit the 200 and headers: the client's watch is open from here
-            if (initialEvents) {
-                // sendInitialEvents: the current state, then a bookmark that marks its end
-                for (Store.WatchItem item = w.queue.poll(); item != null; item = w.queue.poll()) {
-                    writeEvent(out, item.type(), render(type, item.object(), table, first));
-                    first = false;
+            stream.run(new WatchSink() {
+                @Override
+                public void event(String kind, JsonNode object) throws IOException {
+                    ObjectNode e = F.objectNode();
+                    e.put("type", kind);
+                    e.set("object", object);
+                    out.write(Json.MAPPER.writeValueAsBytes(e));
+                    out.write('\n');
                 }
-                ObjectNode bm = bookmark(type, ops.store().revision());
-                Json.obj(Json.meta(bm), "annotations").put("k8s.io/initial-events-end", "true");
-                writeEvent(out, "BOOKMARK", bm);
-            }
-            while (!closing && System.nanoTime() < deadline) {
-                if (w.overflowed) {
-                    writeEvent(out, "ERROR", ApiException.gone("the watch fell too far behind; list again").status());
-                    break;
-                }
-                long published = ops.store().revision();
-                Store.WatchItem item = w.queue.poll(500, TimeUnit.MILLISECONDS);
-                if (item != null) {
-                    writeEvent(out, item.type(), render(type, item.object(), table, first));
-                    first = false;
-                    // drain what is queued without a flush per event
-                    for (int n = 0; n < 256 && (item = w.queue.poll()) != null; n++) {
-                        writeEvent(out, item.type(), render(type, item.object(), table, false));
-                    }
+
+                @Override
+                public void flush() throws IOException {
                     out.flush();
-                } else if (bookmarks && System.nanoTime() - lastBookmark > TimeUnit.SECONDS.toNanos(10)) {
-                    writeEvent(out, "BOOKMARK", bookmark(type, published));
-                    out.flush();
-                    lastBookmark = System.nanoTime();
                 }
-            }
+
+                @Override
+                public boolean open() {
+                    return true;
+                }
+            });
         } catch (IOException e) {
             // the client went away: nothing to answer
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
-            ops.store().close(w);
             callback.succeeded();
         }
+    }
+
+    /** Where a watch's events go: lines of an HTTP stream, or messages of a WebSocket. */
+    private interface WatchSink {
+        void event(String type, JsonNode object) throws IOException;
+
+        void flush() throws IOException;
+
+        boolean open();
+    }
+
+    /** One watch: the store's queue for it, drained into a sink until the timeout, the client or the server ends it. */
+    private final class WatchStream {
+        final ResourceType type;
+        final String namespace;
+        final Predicate<JsonNode> filter;
+        final Long from;
+        final boolean initialEvents;
+        final boolean bookmarks;
+        final boolean table;
+        final long deadline;
+
+        WatchStream(ResourceType type, String namespace, Predicate<JsonNode> filter, Long from, boolean initialEvents,
+                boolean bookmarks, boolean table, long deadline) {
+            this.type = type;
+            this.namespace = namespace;
+            this.filter = filter;
+            this.from = from;
+            this.initialEvents = initialEvents;
+            this.bookmarks = bookmarks;
+            this.table = table;
+            this.deadline = deadline;
+        }
+
+        void run(WatchSink sink) throws IOException {
+            Store.Watch w;
+            try {
+                w = ops.store().watch(type, namespace, filter, from);
+            } catch (ApiException e) {
+                sink.event("ERROR", e.status());
+                sink.flush();
+                return;
+            }
+            long lastBookmark = System.nanoTime();
+            boolean first = true;
+            try {
+                sink.flush(); // commit the 200 and headers: the client's watch is open from here
+                if (initialEvents) {
+                    // sendInitialEvents: the current state, then a bookmark that marks its end
+                    for (Store.WatchItem item = w.queue.poll(); item != null; item = w.queue.poll()) {
+                        sink.event(item.type(), render(type, item.object(), table, first));
+                        first = false;
+                    }
+                    ObjectNode bm = bookmark(type, ops.store().revision());
+                    Json.obj(Json.meta(bm), "annotations").put("k8s.io/initial-events-end", "true");
+                    sink.event("BOOKMARK", bm);
+                    sink.flush();
+                }
+                while (!closing && sink.open() && System.nanoTime() < deadline) {
+                    if (w.overflowed) {
+                        sink.event("ERROR", ApiException.gone("the watch fell too far behind; list again").status());
+                        sink.flush();
+                        break;
+                    }
+                    long published = ops.store().revision();
+                    Store.WatchItem item = w.queue.poll(500, TimeUnit.MILLISECONDS);
+                    if (item != null) {
+                        sink.event(item.type(), render(type, item.object(), table, first));
+                        first = false;
+                        // drain what is queued without a flush per event
+                        for (int n = 0; n < 256 && (item = w.queue.poll()) != null; n++) {
+                            sink.event(item.type(), render(type, item.object(), table, false));
+                        }
+                        sink.flush();
+                    } else if (bookmarks && System.nanoTime() - lastBookmark > TimeUnit.SECONDS.toNanos(10)) {
+                        sink.event("BOOKMARK", bookmark(type, published));
+                        sink.flush();
+                        lastBookmark = System.nanoTime();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                ops.store().close(w);
+            }
+        }
+    }
+
+    /** A watch served over WebSocket: its own thread drains the stream into text messages, one event each. */
+    private void serveOverWebSocket(WatchStream stream, Session session) {
+        Thread t = new Thread(() -> {
+            try {
+                stream.run(new WatchSink() {
+                    @Override
+                    public void event(String kind, JsonNode object) throws IOException {
+                        ObjectNode e = F.objectNode();
+                        e.put("type", kind);
+                        e.set("object", object);
+                        var sent = new org.eclipse.jetty.websocket.api.Callback.Completable();
+                        session.sendText(Json.MAPPER.writeValueAsString(e), sent);
+                        try {
+                            sent.get(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                            throw new IOException("interrupted", ex);
+                        } catch (Exception ex) {
+                            throw new IOException("the WebSocket peer does not take the event", ex);
+                        }
+                    }
+
+                    @Override
+                    public void flush() {
+                        // every message is sent whole
+                    }
+
+                    @Override
+                    public boolean open() {
+                        return session.isOpen();
+                    }
+                });
+            } catch (IOException e) {
+                // the client went away
+            } finally {
+                if (session.isOpen()) {
+                    session.close(1000, "watch ended", org.eclipse.jetty.websocket.api.Callback.NOOP);
+                }
+            }
+        }, "local-apiserver-ws-watch");
+        t.setDaemon(true);
+        t.start();
     }
 
     private static JsonNode render(ResourceType type, JsonNode object, boolean table, boolean withDefinitions) {
@@ -608,17 +720,6 @@ final class ApiHandler extends Handler.Abstract {
         o.put("apiVersion", type.groupVersion());
         o.putObject("metadata").put("resourceVersion", Long.toString(rv));
         return o;
-    }
-
-    private static void writeEvent(OutputStream out, String type, JsonNode object) throws IOException {
-        ObjectNode e = F.objectNode();
-        e.put("type", type);
-        e.set("object", object);
-        out.write(Json.MAPPER.writeValueAsBytes(e));
-        out.write('\n');
-        if (!type.equals("ADDED") && !type.equals("MODIFIED") && !type.equals("DELETED")) {
-            out.flush();
-        }
     }
 
     // ---------------------------------------------------------------- responses

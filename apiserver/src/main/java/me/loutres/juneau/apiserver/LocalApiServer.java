@@ -28,6 +28,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -96,6 +97,10 @@ public final class LocalApiServer implements AutoCloseable {
         connector.setIdleTimeout(Duration.ofMinutes(40).toMillis());
         jetty.addConnector(connector);
         jetty.setHandler(handler);
+        // watches asked for over WebSocket (as kube-apiserver serves them); idle as long as an HTTP watch may be
+        ServerWebSocketContainer ws = ServerWebSocketContainer.ensure(jetty);
+        ws.setIdleTimeout(Duration.ofMinutes(40));
+        ws.setMaxTextMessageSize(64 * 1024);
         jetty.setStopTimeout(2000);
         try {
             jetty.start();

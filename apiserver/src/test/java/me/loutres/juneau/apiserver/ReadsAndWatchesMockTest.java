@@ -120,6 +120,55 @@ class ReadsAndWatchesMockTest extends ApiServerFixture {
         assertThat(events).extracting(e -> e.path("type").asText()).containsExactly("ADDED", "DELETED", "ADDED");
     }
 
+    /**
+     * kube-apiserver serves a watch over WebSocket when the request asks for the upgrade (one JSON event per
+     * message); client libraries such as fabric8's ask for that first.
+     */
+    @Test
+    void aWatchAskedOverWebSocketStreamsOneEventPerMessageIncludingSelectorTransitions() throws Exception {
+        post(CM, "{\"metadata\":{\"name\":\"ws-1\",\"labels\":{\"ws\":\"in\"}}}");
+        java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+        StringBuilder partial = new StringBuilder();
+        java.net.http.WebSocket socket = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + Identities.ADMIN_TOKEN)
+                .buildAsync(URI.create(server.url().replace("https:", "wss:") + CM + "?watch=true&labelSelector=ws%3Din"),
+                        new java.net.http.WebSocket.Listener() {
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws,
+                                    CharSequence data, boolean last) {
+                                partial.append(data);
+                                if (last) {
+                                    messages.add(partial.toString());
+                                    partial.setLength(0);
+                                }
+                                ws.request(1);
+                                return null;
+                            }
+                        }).get(20, java.util.concurrent.TimeUnit.SECONDS);
+        try {
+            List<String> seen = new ArrayList<>();
+            seen.add(next(messages));
+            patch(CM + "/ws-1", "application/merge-patch+json", "{\"metadata\":{\"labels\":{\"ws\":\"out\"}}}");
+            seen.add(next(messages));
+            patch(CM + "/ws-1", "application/merge-patch+json", "{\"metadata\":{\"labels\":{\"ws\":\"in\"}}}");
+            seen.add(next(messages));
+            patch(CM + "/ws-1", "application/merge-patch+json", "{\"data\":{\"k\":\"v\"}}");
+            seen.add(next(messages));
+            assertThat(seen).extracting(m -> {
+                JsonNode e = JSON.readTree(m);
+                return e.path("type").asText() + " " + e.path("object").path("metadata").path("name").asText();
+            }).containsExactly("ADDED ws-1", "DELETED ws-1", "ADDED ws-1", "MODIFIED ws-1");
+        } finally {
+            socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done");
+        }
+    }
+
+    private static String next(java.util.concurrent.BlockingQueue<String> messages) throws InterruptedException {
+        String m = messages.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(m).as("a watch event within 20 s").isNotNull();
+        return m;
+    }
+
     @Test
     void sendInitialEventsEndsTheInitialListWithABookmark() throws Exception {
         post(CM, "{\"metadata\":{\"name\":\"init-1\",\"labels\":{\"init\":\"y\"}}}");
