@@ -38,8 +38,7 @@ final class NodeLivenessWatch implements AutoCloseable {
     });
     /** Nodes last seen dead (absent = alive or judged by endpoints). */
     private final Map<String, Boolean> dead = new ConcurrentHashMap<>();
-    /** When each node's pending check fires. */
-    private final Map<String, Instant> checkAt = new ConcurrentHashMap<>();
+    private final PendingLeaseChecks pending = new PendingLeaseChecks();
 
     NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading) {
         this.cache = cache;
@@ -70,18 +69,18 @@ final class NodeLivenessWatch implements AutoCloseable {
     }
 
     private void schedule(String node, Instant at) {
-        // one pending check per node; the check re-reads the Lease and schedules the next expiry itself
-        if (checkAt.putIfAbsent(node, at) != null) {
+        // the earliest pending check per node; the check re-reads the Lease and schedules the next expiry itself
+        if (!pending.offer(node, at)) {
             return;
         }
         long delay = Math.max(1, Duration.between(clock.instant(), at).toMillis() + 1);
         try {
             timer.schedule(() -> {
-                checkAt.remove(node);
+                pending.fired(node, at);
                 judge(node, cache.agentLease(node));
             }, delay, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            checkAt.remove(node);
+            pending.dropped(node, at);
         }
     }
 

@@ -1,0 +1,37 @@
+package me.loutres.juneau.controller;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Lease checks waiting to fire, the earliest per node. An agent that starts owning a VIP switches from a 30 s
+ * to a 3 s Lease: a check already pending for the old, later expiry must not hide the new, earlier one, or a
+ * frozen owner would keep its VIPs for the idle Lease's 30 s instead of the owned one's 3 s.
+ */
+final class PendingLeaseChecks {
+    private final Map<String, Instant> earliest = new ConcurrentHashMap<>();
+
+    /** @return true when a check at {@code when} must be scheduled: none is pending, or the pending one is later */
+    boolean offer(String node, Instant when) {
+        boolean[] schedule = {false};
+        earliest.compute(node, (k, pending) -> {
+            if (pending == null || when.isBefore(pending)) {
+                schedule[0] = true;
+                return when;
+            }
+            return pending;
+        });
+        return schedule[0];
+    }
+
+    /** The check scheduled for {@code when} fired (a check superseded by an earlier one leaves nothing pending). */
+    void fired(String node, Instant when) {
+        earliest.remove(node, when);
+    }
+
+    /** A check could not be scheduled. */
+    void dropped(String node, Instant when) {
+        earliest.remove(node, when);
+    }
+}
