@@ -16,6 +16,7 @@ import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.net.Interfaces;
 import me.loutres.juneau.agent.net.JnaPacketSockets;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.runtime.ops.Logging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -25,7 +25,6 @@ import me.loutres.juneau.agent.net.InterfaceChooser;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
-import me.loutres.juneau.agent.ops.OpsServer;
 import me.loutres.juneau.agent.own.Claim;
 import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.api.JuneauConstants;
@@ -37,6 +36,7 @@ import me.loutres.juneau.runtime.Registration;
 import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.runtime.WorkQueue;
+import me.loutres.juneau.runtime.ops.OpsServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

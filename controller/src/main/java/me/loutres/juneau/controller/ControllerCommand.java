@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.runtime.Leadership;
+import me.loutres.juneau.runtime.ops.Logging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

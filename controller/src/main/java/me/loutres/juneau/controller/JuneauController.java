@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import me.loutres.juneau.controller.cache.ClusterCache;
-import me.loutres.juneau.controller.http.OpsServer;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.controller.reconcile.AllocationRestore;
 import me.loutres.juneau.controller.reconcile.EventRecorder;
@@ -31,6 +30,7 @@ import me.loutres.juneau.runtime.Registration;
 import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.runtime.WorkQueue;
+import me.loutres.juneau.runtime.ops.OpsServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +108,7 @@ public final class JuneauController implements AutoCloseable {
         JuneauController c = new JuneauController(client, options);
         try {
             if (options.metricsPort() >= 0) {
-                c.ops = new OpsServer(options.metricsPort(), c::isHealthy, c::isReady, c.metrics::scrape);
+                c.ops = OpsServer.onAllInterfaces(options.metricsPort(), c::isHealthy, c::isReady, c.metrics::scrape);
             }
         } catch (IOException e) {
             c.close();

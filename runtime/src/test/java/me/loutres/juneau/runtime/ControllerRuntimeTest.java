@@ -1,5 +1,6 @@
 package me.loutres.juneau.runtime;
 
+import me.loutres.juneau.testing.Eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,13 +56,13 @@ class ControllerRuntimeTest {
                 return Result.DONE;
             }).withWorkers(4));
             rt.startWithoutLeaderElection();
-            Poll.until("term running", rt::leading);
+            Eventually.until("term running", rt::leading);
             for (int round = 0; round < 20; round++) {
                 for (int i = 0; i < 10; i++) {
                     q.add("k" + i);
                 }
             }
-            Poll.until("queue drained", () -> q.pending() == 0);
+            Eventually.until("queue drained", () -> q.pending() == 0);
             assertThat(overlaps).hasValue(0);
             assertThat(runs).hasSize(10);
             assertThat(m.queues).containsKey("things");
@@ -96,7 +97,7 @@ class ControllerRuntimeTest {
             WorkQueue<String> q = rt.register(Registration.of("flaky", "flaky", flaky));
             rt.startWithoutLeaderElection();
             q.add("a");
-            Poll.until("third attempt succeeded", () -> m.count("flaky:ok") == 1);
+            Eventually.until("third attempt succeeded", () -> m.count("flaky:ok") == 1);
             assertThat(m.outcomes).containsExactly("flaky:conflict", "flaky:error", "flaky:ok");
             assertThat(told).containsExactly("a:KubernetesClientException", "a:IllegalStateException");
             assertThat(rt.failed()).isFalse();
@@ -116,8 +117,8 @@ class ControllerRuntimeTest {
             }));
             rt.startWithoutLeaderElection();
             q.add("a");
-            Poll.until("three runs", () -> m.outcomes.size() == 3);
-            Poll.until("queue drained", () -> q.pending() == 0);
+            Eventually.until("three runs", () -> m.outcomes.size() == 3);
+            Eventually.until("queue drained", () -> q.pending() == 0);
             assertThat(m.outcomes).containsExactly("k:ok", "k:write-denied", "k:ok");
         }
     }
@@ -133,7 +134,7 @@ class ControllerRuntimeTest {
             }));
             rt.startWithoutLeaderElection();
             q.add("a");
-            Poll.until("queue drained", () -> m.outcomes.size() == 1 && q.pending() == 0);
+            Eventually.until("queue drained", () -> m.outcomes.size() == 1 && q.pending() == 0);
             assertThat(m.outcomes).containsExactly("k:lost-leadership");
             assertThat(attempts).hasValue(1);
         }
@@ -148,11 +149,11 @@ class ControllerRuntimeTest {
             }));
             rt.onTermEnd(ended::add);
             rt.startWithoutLeaderElection();
-            Poll.until("term running", rt::leading);
+            Eventually.until("term running", rt::leading);
             q.add("a");
-            Poll.until("runtime failed", rt::failed);
+            Eventually.until("runtime failed", rt::failed);
             assertThat(rt.failure()).contains("worker died").contains("StackOverflowError");
-            Poll.until("term ended", () -> !ended.isEmpty());
+            Eventually.until("term ended", () -> !ended.isEmpty());
             assertThat(rt.leading()).isFalse();
             assertThat(ended.get(0).active()).isFalse();
         }
@@ -171,7 +172,7 @@ class ControllerRuntimeTest {
             });
             q.add("a");
             rt.startWithoutLeaderElection();
-            Poll.until("runtime failed", rt::failed);
+            Eventually.until("runtime failed", rt::failed);
             assertThat(rt.failure()).contains("NullPointerException").contains("status.addressPool");
             assertThat(rt.leading()).isFalse();
             assertThat(reconciles).hasValue(0);
@@ -194,7 +195,7 @@ class ControllerRuntimeTest {
         });
         rt.onTermEnd(ended::add);
         rt.startWithoutLeaderElection();
-        Poll.until("reconciled", () -> order.size() == 2);
+        Eventually.until("reconciled", () -> order.size() == 2);
         assertThat(order).containsExactly("prepare 1", "reconcile first");
         rt.close();
         assertThat(ended).hasSize(1);

@@ -1,5 +1,6 @@
 package me.loutres.juneau.runtime;
 
+import me.loutres.juneau.testing.Eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -59,13 +60,13 @@ class LeadershipMockTest {
         WorkQueue<?>[] qa = new WorkQueue<?>[1];
         WorkQueue<?>[] qb = new WorkQueue<?>[1];
         ControllerRuntime a = runtime(clientA, "a", (k, t) -> Result.DONE, qa);
-        Poll.until("a leads", a::leading);
+        Eventually.until("a leads", a::leading);
         ControllerRuntime b = runtime(clientB, "b", (k, t) -> Result.DONE, qb);
         try {
             assertThat(holder()).isEqualTo("a");
             assertThat(b.leading()).isFalse();
             a.close();
-            Poll.until("b leads", b::leading);
+            Eventually.until("b leads", b::leading);
             assertThat(holder()).isEqualTo("b");
             assertThat(a.leading()).isFalse();
         } finally {
@@ -82,7 +83,7 @@ class LeadershipMockTest {
         ControllerRuntime a = runtime(clientA, "a", (k, t) -> {
             throw new OutOfMemoryError("simulated");
         }, qa);
-        Poll.until("a leads", a::leading);
+        Eventually.until("a leads", a::leading);
         ControllerRuntime b = runtime(clientB, "b", (k, t) -> {
             onB.incrementAndGet();
             return Result.DONE;
@@ -91,14 +92,14 @@ class LeadershipMockTest {
             @SuppressWarnings("unchecked")
             WorkQueue<String> queueA = (WorkQueue<String>) qa[0];
             queueA.add("x");
-            Poll.until("a failed", a::failed);
-            Poll.until("b leads", b::leading);
+            Eventually.until("a failed", a::failed);
+            Eventually.until("b leads", b::leading);
             assertThat(holder()).isEqualTo("b");
             assertThat(a.leading()).isFalse();
             @SuppressWarnings("unchecked")
             WorkQueue<String> queueB = (WorkQueue<String>) qb[0];
             queueB.add("x");
-            Poll.until("b reconciles", () -> onB.get() == 1);
+            Eventually.until("b reconciles", () -> onB.get() == 1);
         } finally {
             a.close();
             b.close();

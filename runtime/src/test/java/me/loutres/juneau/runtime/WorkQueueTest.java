@@ -1,5 +1,6 @@
 package me.loutres.juneau.runtime;
 
+import me.loutres.juneau.testing.Eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -88,7 +89,7 @@ class WorkQueueTest {
                     q.add(key);
                 }
             }
-            Poll.until("queue drained", () -> q.pending() == 0);
+            Eventually.until("queue drained", () -> q.pending() == 0);
             stop.countDown();
             for (Thread t : threads) {
                 t.join();
@@ -112,7 +113,7 @@ class WorkQueueTest {
 
             q.add("x");
             q.addAfter("x", Duration.ofMillis(1));
-            Poll.until("the timer fired", () -> q.pending() == 1 && q.depth() == 1);
+            Eventually.until("the timer fired", () -> q.pending() == 1 && q.depth() == 1);
             assertThat(q.take(WAIT)).isEqualTo("x");
         }
     }

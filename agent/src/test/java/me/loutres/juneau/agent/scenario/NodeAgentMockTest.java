@@ -1,6 +1,6 @@
 package me.loutres.juneau.agent.scenario;
 
-import static me.loutres.juneau.agent.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;

@@ -1,21 +1,11 @@
 package me.loutres.juneau.agent.scenario;
 
-import static me.loutres.juneau.agent.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import java.io.InputStream;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import me.loutres.juneau.agent.AgentOptions;
 import me.loutres.juneau.agent.NodeAgent;
 import me.loutres.juneau.agent.arp.ArpFrame;
@@ -25,39 +15,22 @@ import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.testing.AgentCluster;
 import me.loutres.juneau.agent.testing.FakeWire;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.testing.RbacCheck;
 import org.junit.jupiter.api.Test;
 
 /**
- * Least privilege, both ways: every API call the agent makes on all its paths (recorded by the mock API server) is
+ * Least privilege, both ways ({@link RbacCheck}): every API call the agent makes on all its paths (recorded by the mock API server) is
  * granted by {@code manifests/base/agent/rbac.yaml}, and the file grants nothing those calls do not use.
  */
 class RbacMockTest {
     static final Path RBAC = Path.of("..", "manifests", "base", "agent", "rbac.yaml");
 
-    record Permission(String group, String resource, String verb, String namespace) implements Comparable<Permission> {
-        @Override
-        public int compareTo(Permission o) {
-            return toString().compareTo(o.toString());
-        }
-
-        @Override
-        public String toString() {
-            return (group.isEmpty() ? "core" : group) + " " + resource + " " + verb
-                    + (namespace == null ? "" : " in " + namespace);
-        }
-    }
-
     @Test
     void everyCallIsGrantedAndEveryGrantIsUsed() throws Exception {
-        Set<Permission> used = new TreeSet<>();
         try (AgentCluster c = new AgentCluster()) {
             exerciseEveryPath(c);
-            c.agentRequests().forEach(r -> used.add(toPermission(r)));
-            List<Permission> granted = granted(c);
-            List<Permission> ungranted = used.stream().filter(p -> granted.stream().noneMatch(g -> covers(g, p))).toList();
-            List<Permission> unused = granted.stream().filter(g -> used.stream().noneMatch(p -> covers(g, p))).toList();
-            assertThat(ungranted).as("calls rbac.yaml does not grant (all calls: %s)", used).isEmpty();
-            assertThat(unused).as("grants of rbac.yaml the agent never uses (all calls: %s)", used).isEmpty();
+            RbacCheck.assertCallsMatchGrants("agent", RBAC, c.agentRequests().stream()
+                    .map(r -> new String[] {r.method(), r.path()}).toList(), c.client());
         }
     }
 
@@ -88,67 +61,5 @@ class RbacMockTest {
         } finally {
             agent.close();
         }
-    }
-
-    private List<Permission> granted(AgentCluster c) throws Exception {
-        assertThat(RBAC).as("the agent's RBAC manifest").exists();
-        List<Permission> out = new ArrayList<>();
-        try (InputStream in = Files.newInputStream(RBAC)) {
-            for (HasMetadata o : c.client().load(in).items()) {
-                List<PolicyRule> rules = o instanceof ClusterRole cr ? cr.getRules()
-                        : o instanceof Role r ? r.getRules() : List.of();
-                String ns = o instanceof Role ? o.getMetadata().getNamespace() : null;
-                for (PolicyRule rule : rules) {
-                    assertThat(rule.getResourceNames()).as("resourceNames in %s", rule).isNullOrEmpty();
-                    for (String g : rule.getApiGroups()) {
-                        for (String res : rule.getResources()) {
-                            for (String v : rule.getVerbs()) {
-                                out.add(new Permission(g, res, v, ns));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean covers(Permission grant, Permission call) {
-        return grant.group().equals(call.group()) && grant.resource().equals(call.resource())
-                && grant.verb().equals(call.verb())
-                && (grant.namespace() == null || grant.namespace().equals(call.namespace()));
-    }
-
-    /** Maps a REST call to what RBAC checks: {@code /apis/<group>/<version>[/namespaces/<ns>]/<res>[/<name>[/<sub>]]}. */
-    static Permission toPermission(AgentCluster.Request r) {
-        URI uri = URI.create(r.path());
-        String[] parts = uri.getPath().replaceFirst("^/", "").split("/");
-        int i;
-        String group;
-        if ("api".equals(parts[0])) {
-            group = "";
-            i = 2;
-        } else {
-            group = parts[1];
-            i = 3;
-        }
-        String ns = null;
-        if (parts.length > i + 2 && "namespaces".equals(parts[i])) {
-            ns = parts[i + 1];
-            i += 2;
-        }
-        String resource = parts[i];
-        String name = parts.length > i + 1 ? parts[i + 1] : null;
-        String sub = parts.length > i + 2 ? parts[i + 2] : null;
-        String query = uri.getQuery() == null ? "" : uri.getQuery();
-        String verb = switch (r.method()) {
-            case "GET" -> query.contains("watch=true") ? "watch" : name == null ? "list" : "get";
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> name == null ? "deletecollection" : "delete";
-            default -> r.method();
-        };
-        return new Permission(group, sub == null ? resource : resource + "/" + sub, verb, ns);
     }
 }

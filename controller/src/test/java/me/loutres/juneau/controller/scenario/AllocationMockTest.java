@@ -1,6 +1,6 @@
 package me.loutres.juneau.controller.scenario;
 
-import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -12,7 +12,7 @@ import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import org.junit.jupiter.api.Test;
 

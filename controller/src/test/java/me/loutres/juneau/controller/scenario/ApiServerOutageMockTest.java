@@ -1,6 +1,6 @@
 package me.loutres.juneau.controller.scenario;
 
-import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.controller.JuneauController;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.MockCluster;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;

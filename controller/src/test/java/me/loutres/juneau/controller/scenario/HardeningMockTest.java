@@ -1,6 +1,6 @@
 package me.loutres.juneau.controller.scenario;
 
-import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -13,7 +13,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.controller.JuneauController;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.controller.testing.Scrape;

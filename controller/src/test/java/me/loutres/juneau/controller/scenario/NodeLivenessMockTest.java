@@ -1,6 +1,6 @@
 package me.loutres.juneau.controller.scenario;
 
-import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.plan.NodeLiveness;
 import org.junit.jupiter.api.AfterEach;

@@ -14,7 +14,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.JuneauController;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.ip.Ipv4;
 import org.junit.jupiter.api.Test;

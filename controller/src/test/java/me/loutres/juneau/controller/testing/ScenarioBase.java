@@ -1,5 +1,6 @@
 package me.loutres.juneau.controller.testing;
 
+import me.loutres.juneau.testing.Eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;

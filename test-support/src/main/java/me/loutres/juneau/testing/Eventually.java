@@ -1,12 +1,13 @@
-package me.loutres.juneau.controller.testing;
+package me.loutres.juneau.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * Polls until a condition holds or a generous deadline passes. The deadline is a safety net against hanging,
- * never the thing under test: no assertion here is about speed.
+ * never the thing under test: no assertion here is about speed. Shared by the tests of every module.
  */
 public final class Eventually {
     public static final Duration DEFAULT = Duration.ofSeconds(30);
@@ -54,7 +55,7 @@ public final class Eventually {
     }
 
     /** Polls a value until it satisfies the check; returns it. */
-    public static <T> T value(String what, Supplier<T> value, java.util.function.Predicate<T> check) {
+    public static <T> T value(String what, Supplier<T> value, Predicate<T> check) {
         long deadline = System.nanoTime() + DEFAULT.toNanos();
         T last = null;
         while (true) {

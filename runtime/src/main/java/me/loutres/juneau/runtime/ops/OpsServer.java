@@ -1,4 +1,4 @@
-package me.loutres.juneau.controller.http;
+package me.loutres.juneau.runtime.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -12,44 +12,58 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code /healthz} (process up), {@code /readyz} (caches synced; a standby is ready too, so a rolling update
- * never waits for the Lease) and {@code /metrics} (Prometheus text). Plain HTTP on the pod network for the
- * kubelet and the scraper: nothing secret is served, and nothing is accepted but GET/HEAD.
+ * {@code /healthz}, {@code /readyz} (each 200 "ok", or 503 with the reason) and {@code /metrics} (Prometheus text)
+ * for the controller and the node agent. Plain HTTP for the kubelet and the scraper: nothing secret is served, and
+ * nothing is accepted but GET/HEAD.
  */
 public final class OpsServer implements AutoCloseable {
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String TEXT = "text/plain; charset=utf-8";
 
     private final HttpServer server;
     private final ExecutorService executor;
 
-    public OpsServer(int port, BooleanSupplier healthy, BooleanSupplier ready, Supplier<String> metrics)
-            throws IOException {
-        server = HttpServer.create(new InetSocketAddress(port), 16);
+    /**
+     * Listens on {@code bind:port} (port 0: any free one).
+     *
+     * @param healthProblem    null when alive, else why not (liveness: the kubelet restarts the process on 503)
+     * @param readinessProblem null when ready, else why not
+     * @param metrics          the Prometheus scrape
+     */
+    public OpsServer(String bind, int port, Supplier<String> healthProblem, Supplier<String> readinessProblem,
+            Supplier<String> metrics) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(bind, port), 16);
         executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "juneau-ops-http");
             t.setDaemon(true);
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/healthz", ex -> probe(ex, healthy.getAsBoolean(), "ok", "unhealthy"));
-        server.createContext("/readyz", ex -> probe(ex, ready.getAsBoolean(), "ok", "caches not synced"));
+        server.createContext("/healthz", ex -> probe(ex, healthProblem.get()));
+        server.createContext("/readyz", ex -> probe(ex, readinessProblem.get()));
         server.createContext("/metrics", ex -> {
             if (allowed(ex)) {
                 send(ex, 200, PROMETHEUS_TEXT, metrics.get());
             }
         });
-        server.createContext("/", ex -> send(ex, 404, "text/plain; charset=utf-8",
-                "not found; try /healthz, /readyz or /metrics\n"));
+        server.createContext("/", ex -> send(ex, 404, TEXT, "not found; try /healthz, /readyz or /metrics\n"));
         server.start();
+    }
+
+    /** On every interface, for probes that only say yes or no (the answer names what is missing). */
+    public static OpsServer onAllInterfaces(int port, BooleanSupplier healthy, BooleanSupplier ready,
+            Supplier<String> metrics) throws IOException {
+        return new OpsServer("0.0.0.0", port, () -> healthy.getAsBoolean() ? null : "unhealthy",
+                () -> ready.getAsBoolean() ? null : "caches not synced", metrics);
     }
 
     public int port() {
         return server.getAddress().getPort();
     }
 
-    private static void probe(HttpExchange ex, boolean ok, String yes, String no) throws IOException {
+    private static void probe(HttpExchange ex, String problem) throws IOException {
         if (allowed(ex)) {
-            send(ex, ok ? 200 : 503, "text/plain; charset=utf-8", (ok ? yes : no) + "\n");
+            send(ex, problem == null ? 200 : 503, TEXT, (problem == null ? "ok" : problem) + "\n");
         }
     }
 
@@ -59,7 +73,7 @@ public final class OpsServer implements AutoCloseable {
             return true;
         }
         ex.getResponseHeaders().set("Allow", "GET, HEAD");
-        send(ex, 405, "text/plain; charset=utf-8", "method " + m + " not allowed; use GET\n");
+        send(ex, 405, TEXT, "method " + m + " not allowed; use GET\n");
         return false;
     }
 
