@@ -1,8 +1,10 @@
 package me.loutres.juneau.agent;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.time.Duration;
@@ -19,12 +21,14 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import me.loutres.juneau.agent.arp.MacAddress;
 import me.loutres.juneau.agent.arp.Speaker;
+import me.loutres.juneau.agent.kube.ApiReachability;
 import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.kube.Reporter;
 import me.loutres.juneau.agent.net.InterfaceChooser;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.agent.own.AdvertisementRead;
 import me.loutres.juneau.agent.own.Claim;
 import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.api.JuneauConstants;
@@ -55,6 +59,8 @@ public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
     private static final Duration TICK = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    private static final ResourceDefinitionContext ADVERTISEMENTS =
+            ResourceDefinitionContext.fromResourceType(ARPAdvertisement.class);
 
     private final KubernetesClient client;
     private final AgentOptions options;
@@ -65,7 +71,8 @@ public final class NodeAgent implements AutoCloseable {
     private final Speaker speaker;
     private final Reporter reporter;
     private final LeaseKeeper lease;
-    private final SharedIndexInformer<ARPAdvertisement> informer;
+    private final ApiReachability api;
+    private final SharedIndexInformer<GenericKubernetesResource> informer;
     private final ControllerRuntime runtime;
     private final WorkQueue<String> queue;
     private final OpsServer ops;
@@ -73,6 +80,8 @@ public final class NodeAgent implements AutoCloseable {
     private final Map<String, Retry> statusRetries = new HashMap<>();
     private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
     private Map<Long, String> lastProblems = Map.of();
+    private final Map<String, AdvertisementRead> reads = new HashMap<>();
+    private Map<String, String> lastSkipped = Map.of();
     private volatile long pendingSince;
     private volatile boolean stopping;
     private volatile boolean firstListDone;
@@ -80,6 +89,7 @@ public final class NodeAgent implements AutoCloseable {
     private volatile long heartbeatNanos = System.nanoTime();
     private volatile boolean catchingUp;
     private Boolean lastWatching;
+    private volatile long notWatchingSince = System.nanoTime();
 
     private record Retry(long notBeforeNanos, int failures) {
     }
@@ -97,28 +107,32 @@ public final class NodeAgent implements AutoCloseable {
         });
         this.speaker = new Speaker(sockets, options.announce(), timer, metrics, this::conflict);
         this.reporter = new Reporter(client, options.node());
+        this.api = new ApiReachability(() -> "answering ARP for " + speaker.answering().size()
+                + " VIP(s) from memory meanwhile");
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
-                metrics, this::paused);
-        this.informer = client.resources(ARPAdvertisement.class).withLabel(JuneauConstants.LABEL_NODE, options.node())
-                .runnableInformer(0);
+                metrics, this::paused, api);
+        // generic, then read one by one: a typed informer that meets one malformed object fails the whole list
+        this.informer = client.genericKubernetesResources(ADVERTISEMENTS)
+                .withLabel(JuneauConstants.LABEL_NODE, options.node()).runnableInformer(0);
         informer.exceptionHandler((started, t) -> {
             // keep retrying with the informer's backoff: a node agent has nothing better to do than wait
-            LOG.debug("ARPAdvertisement watch: {}", t.getMessage());
+            LOG.debug("ARPAdvertisement list/watch: {}", t.getMessage());
+            api.failed("ARPAdvertisement watch", ApiReachability.firstLine(t));
             return true;
         });
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
-            public void onAdd(ARPAdvertisement obj) {
+            public void onAdd(GenericKubernetesResource obj) {
                 kick();
             }
 
             @Override
-            public void onUpdate(ARPAdvertisement oldObj, ARPAdvertisement newObj) {
+            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
                 kick();
             }
 
             @Override
-            public void onDelete(ARPAdvertisement obj, boolean deletedFinalStateUnknown) {
+            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
                 kick();
             }
         });
@@ -156,7 +170,10 @@ public final class NodeAgent implements AutoCloseable {
         return speaker.answering();
     }
 
-    /** Null when the agent is healthy; liveness fails (and the kubelet restarts it) only when something is stuck. */
+    /**
+     * Null when the agent is healthy; liveness fails (and the kubelet restarts it) only when something is stuck. An
+     * API server outage alone is not: a restarted agent could not list what it owns and would stop answering it.
+     */
     public String healthProblem() {
         if (speaker.failure() != null) {
             return speaker.failure();
@@ -164,8 +181,16 @@ public final class NodeAgent implements AutoCloseable {
         if (runtime.failed()) {
             return "the reconcile runtime stopped: " + runtime.failure();
         }
+        if (!stopping && informer.stopped().toCompletableFuture().isDone()) {
+            return "the ARPAdvertisement watch stopped for good";
+        }
         long stuck = options.stuckAfter().toNanos();
         long now = System.nanoTime();
+        long down = notWatchingSince;
+        if (down != 0 && now - down > stuck && lease.renewedNanos() - down > stuck / 2) {
+            return "the ARPAdvertisement watch has been down for " + (now - down) / 1_000_000_000
+                    + " s although the API server answers the Lease renewals";
+        }
         if (now - heartbeatNanos > stuck) {
             return "the reconcile loop has not run for " + (now - heartbeatNanos) / 1_000_000_000 + " s";
         }
@@ -216,15 +241,23 @@ public final class NodeAgent implements AutoCloseable {
         return Result.after(TICK);
     }
 
+    /** The watch's state, for the log (one line per change, via {@link ApiReachability}) and liveness. */
     private void logWatchState() {
         boolean watching = informer.isWatching();
+        if (watching) {
+            notWatchingSince = 0;
+            api.ok("ARPAdvertisement watch");
+        } else if (notWatchingSince == 0) {
+            notWatchingSince = System.nanoTime();
+            if (Boolean.TRUE.equals(lastWatching)) {
+                // fabric8 reconnects a lost watch itself (with backoff) without calling the exception handler
+                api.failed("ARPAdvertisement watch", "the watch closed; reconnecting");
+            }
+        }
         if (lastWatching == null || lastWatching != watching) {
-            if (watching) {
+            if (watching && lastWatching == null) {
                 LOG.info("watching ARPAdvertisements labelled {}={}", JuneauConstants.LABEL_NODE, options.node());
-            } else if (lastWatching != null) {
-                LOG.warn("lost the ARPAdvertisement watch; reconnecting with backoff, still answering {} VIP(s)",
-                        speaker.answering().size());
-            } else {
+            } else if (!watching && lastWatching == null) {
                 LOG.info("connecting to the API server (retried with backoff until it answers)");
             }
             lastWatching = watching;
@@ -232,25 +265,28 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void reconcile(long learned) {
-        List<ARPAdvertisement> list;
+        List<GenericKubernetesResource> raw;
         boolean resuming = false;
         if (catchingUp) {
             try {
-                list = client.resources(ARPAdvertisement.class).withLabel(JuneauConstants.LABEL_NODE, options.node())
-                        .list().getItems();
+                raw = client.genericKubernetesResources(ADVERTISEMENTS)
+                        .withLabel(JuneauConstants.LABEL_NODE, options.node()).list().getItems();
             } catch (KubernetesClientException e) {
                 return; // still paused: answering from a cache older than our Lease could split the brain
             }
-            catchingUp = !versions(list).equals(versions(informer.getStore().list()));
+            catchingUp = !versions(raw).equals(versions(informer.getStore().list()));
             resuming = speaker.suspended();
         } else {
-            list = informer.getStore().list();
+            raw = informer.getStore().list();
         }
+        List<ARPAdvertisement> list = readAll(raw);
         if (!firstListDone) {
             firstListDone = true;
             LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
         }
         SortedMap<Long, Claim> owned = Ownership.of(options.node(), list);
+        SortedMap<String, String> invalid = Ownership.invalid(options.node(), list);
+        reportSkipped(invalid);
         List<InterfaceInfo> ifs = interfaces.get();
         Map<Long, Speaker.Binding> desired = new HashMap<>();
         Map<Long, String[]> problems = new HashMap<>();
@@ -293,11 +329,74 @@ public final class NodeAgent implements AutoCloseable {
         }
         logProblems(problems, owned);
         writeStatuses(list, owned, now, problems);
+        writeInvalidStatuses(list, invalid);
     }
 
-    private static Map<String, String> versions(List<ARPAdvertisement> list) {
-        return list.stream().collect(Collectors.toMap(a -> a.getMetadata().getName(),
+    private static Map<String, String> versions(List<GenericKubernetesResource> list) {
+        return list.stream().filter(a -> a.getMetadata() != null).collect(Collectors.toMap(
+                a -> String.valueOf(a.getMetadata().getName()),
                 a -> String.valueOf(a.getMetadata().getResourceVersion()), (a, b) -> a));
+    }
+
+    /**
+     * The readable advertisements, each version read once; the unreadable ones are remembered with their problem
+     * (for {@link #reportSkipped}) and otherwise ignored.
+     */
+    private List<ARPAdvertisement> readAll(List<GenericKubernetesResource> raw) {
+        Map<String, AdvertisementRead> now = new HashMap<>();
+        List<ARPAdvertisement> readable = new java.util.ArrayList<>(raw.size());
+        for (GenericKubernetesResource g : raw) {
+            String name = g.getMetadata() == null ? "" : String.valueOf(g.getMetadata().getName());
+            AdvertisementRead r = reads.get(name);
+            if (r == null || r.resourceVersion() == null
+                    || !r.resourceVersion().equals(g.getMetadata().getResourceVersion())) {
+                r = AdvertisementRead.of(g);
+            }
+            now.put(name, r);
+            if (r.readable()) {
+                readable.add(r.advertisement());
+            }
+        }
+        reads.clear();
+        reads.putAll(now);
+        return readable;
+    }
+
+    /**
+     * Says, once per object and problem, which advertisements this node skips: a log line, a Warning event on the
+     * advertisement and the skipped gauge. Never an exception: one bad object must not stop the node answering
+     * the good ones.
+     */
+    private void reportSkipped(Map<String, String> invalid) {
+        Map<String, String> skipped = new java.util.TreeMap<>(invalid);
+        reads.values().stream().filter(r -> !r.readable()).forEach(r -> skipped.put(r.name(), r.problem()));
+        metrics.skipped(skipped.size());
+        if (skipped.equals(lastSkipped)) {
+            return;
+        }
+        skipped.forEach((name, problem) -> {
+            if (!problem.equals(lastSkipped.get(name))) {
+                LOG.warn("skipping ARPAdvertisement {}: {}", name.isEmpty() ? "(without a name)" : name, problem);
+                if (!name.isEmpty()) {
+                    timer.execute(() -> reporter.eventOnAdvertisement(name, "Warning",
+                            JuneauConstants.EVENT_INVALID_ADVERTISEMENT, "node " + options.node()
+                                    + " does not answer ARP for this advertisement: " + problem));
+                }
+            }
+        });
+        lastSkipped = Map.copyOf(skipped);
+    }
+
+    /** Advertisements for this node that read but cannot be answered: status {@code Announced=False InvalidConfig}. */
+    private void writeInvalidStatuses(List<ARPAdvertisement> list, Map<String, String> invalid) {
+        for (ARPAdvertisement a : list) {
+            String name = a.getMetadata().getName();
+            String problem = invalid.get(name);
+            if (problem == null || a.getSpec() == null || !options.node().equals(a.getSpec().getNodeName())) {
+                continue; // the status belongs to the node the spec names (SPEC §2.2)
+            }
+            writeStatus(a, new Reporter.Wanted(null, null, null, JuneauConstants.REASON_INVALID_CONFIG, problem));
+        }
     }
 
     private void logProblems(Map<Long, String[]> problems, SortedMap<Long, Claim> owned) {
@@ -318,7 +417,6 @@ public final class NodeAgent implements AutoCloseable {
         Map<String, ARPAdvertisement> byName = new HashMap<>();
         list.forEach(a -> byName.put(a.getMetadata().getName(), a));
         statusRetries.keySet().retainAll(byName.keySet());
-        long nowNanos = System.nanoTime();
         for (Claim c : owned.values()) {
             ARPAdvertisement current = byName.get(c.advertisement());
             Speaker.Binding b = answering.get(c.vip());
@@ -334,22 +432,31 @@ public final class NodeAgent implements AutoCloseable {
             } else {
                 continue; // suspended after a pause: say nothing until the fresh list
             }
-            if (current == null || reporter.upToDate(current, wanted)) {
-                statusRetries.remove(c.advertisement());
-                continue;
+            if (current != null) {
+                writeStatus(current, wanted);
             }
-            Retry retry = statusRetries.get(c.advertisement());
-            if (retry != null && nowNanos < retry.notBeforeNanos()) {
-                continue;
-            }
-            if (reporter.writeStatus(current, wanted)) {
-                statusRetries.remove(c.advertisement());
-            } else {
-                metrics.statusWriteFailed();
-                int failures = retry == null ? 1 : retry.failures() + 1;
-                long delay = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
-                statusRetries.put(c.advertisement(), new Retry(nowNanos + delay, failures));
-            }
+        }
+    }
+
+    /** Writes a status unless it is already there, retrying a failed write with backoff (per advertisement). */
+    private void writeStatus(ARPAdvertisement current, Reporter.Wanted wanted) {
+        String name = current.getMetadata().getName();
+        if (reporter.upToDate(current, wanted)) {
+            statusRetries.remove(name);
+            return;
+        }
+        long nowNanos = System.nanoTime();
+        Retry retry = statusRetries.get(name);
+        if (retry != null && nowNanos < retry.notBeforeNanos()) {
+            return;
+        }
+        if (reporter.writeStatus(current, wanted)) {
+            statusRetries.remove(name);
+        } else {
+            metrics.statusWriteFailed();
+            int failures = retry == null ? 1 : retry.failures() + 1;
+            long delay = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
+            statusRetries.put(name, new Retry(nowNanos + delay, failures));
         }
     }
 

@@ -50,6 +50,8 @@ public final class JuneauConstants {
     public static final String EVENT_ANNOUNCING = "Announcing";
     /** Warning event on the Service: another MAC answered ARP for a VIP this node owns. */
     public static final String EVENT_ARP_CONFLICT = "ARPConflict";
+    /** Warning on an ARPAdvertisement the node agent cannot read or answer (field and value in the message). */
+    public static final String EVENT_INVALID_ADVERTISEMENT = "InvalidAdvertisement";
 
     public static String agentLeaseName(String node) {
         return AGENT_LEASE_PREFIX + node;

@@ -40,17 +40,19 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Timing timing;
     private final AgentMetrics metrics;
     private final Runnable onPause;
+    private final ApiReachability api;
     private final Thread thread;
     private final Object wake = new Object();
     private volatile boolean owning;
     private volatile boolean stopping;
     private volatile long heartbeatNanos = System.nanoTime();
-    private volatile Boolean lastOk;
+    private volatile long renewedNanos;
+    private boolean failureSaid;
     private long lastWrittenDurationNanos;
     private long lastRenewNanos;
 
     public LeaseKeeper(KubernetesClient client, String namespace, String node, String holder, Timing timing,
-            AgentMetrics metrics, Runnable onPause) {
+            AgentMetrics metrics, Runnable onPause, ApiReachability api) {
         this.client = client;
         this.namespace = namespace;
         this.name = JuneauConstants.agentLeaseName(node);
@@ -58,6 +60,7 @@ public final class LeaseKeeper implements AutoCloseable {
         this.timing = timing;
         this.metrics = metrics;
         this.onPause = onPause;
+        this.api = api;
         this.thread = new Thread(this::loop, "juneau-agent-lease");
         thread.setDaemon(true);
     }
@@ -79,6 +82,11 @@ public final class LeaseKeeper implements AutoCloseable {
                 wake.notifyAll();
             }
         }
+    }
+
+    /** Nanos of the last successful renew (0: none yet): the API server answered the agent then. */
+    public long renewedNanos() {
+        return renewedNanos;
     }
 
     /** Nanos of the last loop turn, for liveness (a renew loop stuck for minutes is worth a restart). */
@@ -143,20 +151,39 @@ public final class LeaseKeeper implements AutoCloseable {
                 }
                 client.leases().inNamespace(namespace).resource(lease).update();
             }
-            if (!Boolean.TRUE.equals(lastOk)) {
-                LOG.info("Lease {}/{} renewed (holder {}, {} s){}", namespace, name, who.isEmpty() ? "none" : who,
-                        duration.toSeconds(), lastOk == null ? "" : "; the API server answers again");
+            boolean first = renewedNanos == 0;
+            renewedNanos = System.nanoTime();
+            api.ok("Lease");
+            if (first) {
+                LOG.info("Lease {}/{} held (holder {}, {} s)", namespace, name, who.isEmpty() ? "none" : who,
+                        duration.toSeconds());
+            } else if (failureSaid) {
+                LOG.info("Lease {}/{} renewed again (holder {}, {} s)", namespace, name, who.isEmpty() ? "none" : who,
+                        duration.toSeconds());
+                failureSaid = false;
             }
-            lastOk = true;
             return true;
         } catch (KubernetesClientException e) {
             metrics.leaseRenewFailed();
-            if (!Boolean.FALSE.equals(lastOk)) {
-                LOG.warn("cannot renew Lease {}/{}: {}; retrying, and still answering ARP for what this node owns",
-                        namespace, name, oneLine(e));
+            if (ApiReachability.isOutage(e)) {
+                api.failed("Lease", ApiReachability.firstLine(e)); // said once for the whole outage
+            } else {
+                sayFailure(oneLine(e));
             }
-            lastOk = false;
             return false;
+        } catch (RuntimeException e) {
+            // e.g. a stored Lease this client cannot decode: never let it end the renew loop
+            metrics.leaseRenewFailed();
+            sayFailure(ApiReachability.firstLine(e));
+            return false;
+        }
+    }
+
+    private void sayFailure(String problem) {
+        if (!failureSaid) {
+            LOG.warn("cannot renew Lease {}/{}: {}; retrying, and still answering ARP for what this node owns",
+                    namespace, name, problem);
+            failureSaid = true;
         }
     }
 

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
@@ -92,13 +94,28 @@ public final class Reporter {
 
     /** Records an Event on the Service; failures are logged only (an Event is a courtesy, never a blocker). */
     public void event(String namespace, String service, String type, String reason, String message) {
+        record(namespace, service, new ObjectReferenceBuilder().withApiVersion("v1").withKind("Service")
+                .withNamespace(namespace).withName(service).build(), type, reason, message);
+    }
+
+    /**
+     * Records an Event on an ARPAdvertisement (cluster-scoped, so the Event lives in {@code default}, where
+     * {@code kubectl describe arpadvertisement} finds it).
+     */
+    public void eventOnAdvertisement(String advertisement, String type, String reason, String message) {
+        record("default", advertisement, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
+                .withKind(JuneauConstants.KIND_ARP_ADVERTISEMENT).withName(advertisement).build(), type, reason,
+                message);
+    }
+
+    private void record(String namespace, String about, ObjectReference involved, String type, String reason,
+            String message) {
         Instant now = Instant.now();
         Event event = new EventBuilder()
                 .withNewMetadata().withNamespace(namespace)
-                .withName(service + "." + Long.toHexString(now.toEpochMilli()) + UUID.randomUUID().toString().substring(0, 4))
+                .withName(about + "." + Long.toHexString(now.toEpochMilli()) + UUID.randomUUID().toString().substring(0, 4))
                 .endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Service").withNamespace(namespace)
-                .withName(service).endInvolvedObject()
+                .withInvolvedObject(involved)
                 .withType(type).withReason(reason).withMessage(message)
                 .withNewSource().withComponent("juneau-agent").withHost(node).endSource()
                 .withReportingComponent("juneau.loutres.me/agent").withReportingInstance(node)
@@ -107,7 +124,7 @@ public final class Reporter {
         try {
             client.v1().events().inNamespace(namespace).resource(event).create();
         } catch (KubernetesClientException e) {
-            LOG.debug("event {} on Service {}/{} not recorded: {}", reason, namespace, service, e.getMessage());
+            LOG.debug("event {} on {} {} not recorded: {}", reason, involved.getKind(), about, e.getMessage());
         }
     }
 }

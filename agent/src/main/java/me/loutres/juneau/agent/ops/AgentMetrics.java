@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class AgentMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger owned = new AtomicInteger();
+    private final AtomicInteger skipped = new AtomicInteger();
     private final Counter gratuitous;
     private final Counter answered;
     private final Counter conflicts;
@@ -22,6 +23,9 @@ public final class AgentMetrics {
     public AgentMetrics() {
         Gauge.builder("juneau_agent_vips_owned", owned, AtomicInteger::get)
                 .description("VIPs this node answers ARP for").register(registry);
+        Gauge.builder("juneau_agent_advertisements_skipped", skipped, AtomicInteger::get)
+                .description("ARPAdvertisements labelled for this node that are malformed and not answered (see the"
+                        + " agent's log and the InvalidAdvertisement events)").register(registry);
         gratuitous = Counter.builder("juneau_agent_gratuitous_arps_sent")
                 .description("Gratuitous ARP frames sent (request and reply form count one each)").register(registry);
         answered = Counter.builder("juneau_agent_arp_requests_answered")
@@ -52,6 +56,14 @@ public final class AgentMetrics {
 
     public int owned() {
         return owned.get();
+    }
+
+    public void skipped(int count) {
+        skipped.set(count);
+    }
+
+    public int skipped() {
+        return skipped.get();
     }
 
     public void gratuitousSent(int frames) {

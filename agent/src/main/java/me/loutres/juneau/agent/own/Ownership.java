@@ -4,11 +4,13 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.view.KubeObjects;
 
 /**
  * Which VIPs a node owns, from the ARPAdvertisements it can see. Pure. An advertisement counts only when its
@@ -29,23 +31,41 @@ public final class Ownership {
         return owned;
     }
 
-    private static java.util.Optional<Claim> claim(String node, ARPAdvertisement a) {
+    /**
+     * Advertisements for this node that cannot be answered although they read cleanly: no spec, or an address that
+     * is not an IPv4 address. Name to a one-line reason naming the field and value (never answered, always said).
+     */
+    public static SortedMap<String, String> invalid(String node, Collection<ARPAdvertisement> advertisements) {
+        SortedMap<String, String> out = new TreeMap<>();
+        for (ARPAdvertisement a : advertisements) {
+            if (a == null || a.getMetadata() == null || a.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            String name = String.valueOf(a.getMetadata().getName());
+            if (a.getSpec() == null) {
+                out.put(name, "spec: missing; an ARPAdvertisement needs spec.address and spec.nodeName");
+            } else if (a.getSpec().getNodeName() == null) {
+                out.put(name, "spec.nodeName: missing; expected the node that answers (labelled " + node + ")");
+            } else if (node.equals(a.getSpec().getNodeName()) && a.getSpec().getAddress() == null) {
+                out.put(name, "spec.address: missing; expected the IPv4 address to answer for");
+            } else if (node.equals(a.getSpec().getNodeName()) && !Ipv4.isValid(a.getSpec().getAddress())) {
+                out.put(name, "spec.address: " + KubeObjects.quote(a.getSpec().getAddress())
+                        + " is not an IPv4 address");
+            }
+        }
+        return out;
+    }
+
+    private static Optional<Claim> claim(String node, ARPAdvertisement a) {
         if (a.getMetadata() == null || a.getSpec() == null || !node.equals(a.getSpec().getNodeName())
                 || a.getMetadata().getDeletionTimestamp() != null || !Ipv4.isValid(a.getSpec().getAddress())) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Map<String, String> labels = a.getMetadata().getLabels() == null ? Map.of() : a.getMetadata().getLabels();
         Long generation = a.getMetadata().getGeneration();
-        return java.util.Optional.of(new Claim(Ipv4.parse(a.getSpec().getAddress()), a.getMetadata().getName(),
+        return Optional.of(new Claim(Ipv4.parse(a.getSpec().getAddress()), a.getMetadata().getName(),
                 generation == null ? 0 : generation,
                 labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAMESPACE, ""),
                 labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAME, "")));
-    }
-
-    /** Advertisements labelled for this node whose spec names another: not answered, worth a log line. */
-    public static java.util.List<String> mislabelled(String node, Collection<ARPAdvertisement> advertisements) {
-        return advertisements.stream()
-                .filter(a -> a.getSpec() != null && a.getMetadata() != null && !node.equals(a.getSpec().getNodeName()))
-                .map(a -> a.getMetadata().getName()).sorted().toList();
     }
 }

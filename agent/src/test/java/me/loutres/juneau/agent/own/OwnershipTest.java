@@ -62,4 +62,35 @@ class OwnershipTest {
             assertThat(c.serviceName()).isEqualTo(adv.replace("slb-default-", ""));
         });
     }
+
+    static Stream<Arguments> invalidCases() {
+        ARPAdvertisement noSpec = arp("slb-default-nospec", "198.18.0.1", "node-a", "node-a", false);
+        noSpec.setSpec(null);
+        ARPAdvertisement noNode = arp("slb-default-nonode", "198.18.0.1", null, "node-a", false);
+        return Stream.of(
+                Arguments.of("an address that does not parse", arp("slb-default-bad", "198.18.0", "node-a", "node-a",
+                        false), "spec.address: \"198.18.0\" is not an IPv4 address"),
+                Arguments.of("no address", arp("slb-default-none", null, "node-a", "node-a", false),
+                        "spec.address: missing"),
+                Arguments.of("no spec", noSpec, "spec: missing"),
+                Arguments.of("no node", noNode, "spec.nodeName: missing"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidCases")
+    void anAdvertisementThatCannotBeAnsweredIsNamedWithItsReason(String name, ARPAdvertisement a, String reason) {
+        ARPAdvertisement good = arp("slb-default-web", "198.18.0.100", "node-a", "node-a", false);
+
+        assertThat(Ownership.of("node-a", List.of(a, good))).containsOnlyKeys(Ipv4.parse("198.18.0.100"));
+        assertThat(Ownership.invalid("node-a", List.of(a, good))).containsOnlyKeys(a.getMetadata().getName())
+                .hasEntrySatisfying(a.getMetadata().getName(), m -> assertThat(m).startsWith(reason));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void anotherNodesOrADeletedAdvertisementIsNotInvalid(String name, List<ARPAdvertisement> list,
+            Map<String, String> expected) {
+        assertThat(Ownership.invalid("node-a", list.stream().filter(a -> Ipv4.isValid(a.getSpec().getAddress()))
+                .toList())).isEmpty();
+    }
 }

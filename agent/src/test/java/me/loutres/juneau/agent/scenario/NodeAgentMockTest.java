@@ -63,18 +63,7 @@ class NodeAgentMockTest {
 
     /** Whether the agent replies to an ARP request for {@code ip} now ("no" after 2 s of silence). */
     boolean answers(String ip) throws InterruptedException {
-        int before = wire.sent("eth0").size();
-        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, Ipv4.parse(ip)));
-        long deadline = System.nanoTime() + 2_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            List<ArpFrame> sent = wire.sent("eth0");
-            if (sent.subList(before, sent.size()).stream().anyMatch(f -> f.isReply() && f.senderIp() == Ipv4.parse(ip)
-                    && f.ethernetDestination().equals(CLIENT_MAC))) {
-                return true;
-            }
-            Thread.sleep(10);
-        }
-        return false;
+        return wire.answers("eth0", CLIENT_MAC, CLIENT, Ipv4.parse(ip));
     }
 
     @Test
@@ -182,5 +171,45 @@ class NodeAgentMockTest {
         List<ArpFrame> sent = wire.awaitSent("eth0", 4);
         assertThat(sent.stream().filter(f -> f.senderIp() == f.targetIp()).map(ArpFrame::senderIp).distinct())
                 .containsExactlyInAnyOrder(Ipv4.parse("198.18.0.100"), Ipv4.parse("198.18.0.101"));
+    }
+
+    /** Issue 12: one damaged advertisement never stops the node answering the good ones, and it is said. */
+    @Test
+    void aMalformedAdvertisementIsSkippedWithAReasonAndTheRestIsAnswered() throws Exception {
+        cluster.advertise("web", VIP, "node-a");
+        cluster.advertiseRaw("wrong-type", "node-a",
+                "\"spec\":{\"externalNetwork\":\"l2\",\"address\":{\"octets\":[198,18,0,102]},\"nodeName\":\"node-a\"}");
+        cluster.advertiseRaw("no-spec", "node-a", "\"spec\":null");
+        cluster.advertise("bad-ip", "198.18.0", "node-a");
+        start();
+
+        assertThat(wire.awaitSent("eth0", 2).subList(0, 2)).containsExactly(
+                ArpFrame.gratuitousRequest(MAC, Ipv4.parse(VIP)), ArpFrame.gratuitousReply(MAC, Ipv4.parse(VIP)));
+        assertThat(answers(VIP)).isTrue();
+        eventually(() -> assertThat(agent.metrics().skipped()).isEqualTo(3));
+        eventually(() -> assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
+                .filteredOn(e -> JuneauConstants.EVENT_INVALID_ADVERTISEMENT.equals(e.getReason()))
+                .extracting(e -> e.getInvolvedObject().getName() + ": " + e.getMessage())
+                .anySatisfy(m -> assertThat(m).startsWith("wrong-type: ").contains("spec.address: an object has the"
+                        + " wrong type"))
+                .anySatisfy(m -> assertThat(m).startsWith("no-spec: ").contains("spec: missing"))
+                .anySatisfy(m -> assertThat(m).startsWith(JuneauConstants.arpAdvertisementName("default", "bad-ip")
+                        + ": ").contains("spec.address: \"198.18.0\" is not an IPv4 address")));
+        eventually(() -> {
+            Condition c = announced(cluster.get("bad-ip"));
+            assertThat(c).isNotNull();
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(JuneauConstants.REASON_INVALID_CONFIG);
+            assertThat(c.getMessage()).contains("198.18.0");
+        });
+        assertThat(agent.healthProblem()).isNull();
+        assertThat(agent.readinessProblem()).isNull();
+
+        // a damaged object arriving on the watch later: the loop goes on and answers what comes after it
+        cluster.advertiseRaw("later", "node-a", "\"spec\":\"198.18.0.103\"");
+        cluster.advertise("api", "198.18.0.101", "node-a");
+        eventually(() -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse("198.18.0.101")));
+        eventually(() -> assertThat(agent.metrics().skipped()).isEqualTo(4));
+        assertThat(agent.healthProblem()).isNull();
     }
 }

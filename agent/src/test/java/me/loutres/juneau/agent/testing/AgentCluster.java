@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -88,6 +89,20 @@ public final class AgentCluster implements AutoCloseable {
                 .addToLabels(JuneauConstants.LABEL_NODE, node).build());
         a.setSpec(new ARPAdvertisementSpec("l2", vip, node));
         return client.resources(ARPAdvertisement.class).resource(a).create();
+    }
+
+    /**
+     * Stores an advertisement labelled for {@code node} whose body after metadata is {@code rest} as given (e.g.
+     * {@code "spec":{"address":{"x":1}}}): the mock, unlike a real API server, checks no schema, so a damaged object
+     * reaches the agent as any broken or hostile writer could make it.
+     */
+    public void advertiseRaw(String name, String node, String rest) {
+        String json = "{\"apiVersion\":\"" + JuneauConstants.API_VERSION + "\",\"kind\":\"ARPAdvertisement\","
+                + "\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"" + JuneauConstants.LABEL_NODE + "\":\""
+                + node + "\"}}," + rest + "}";
+        client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(ARPAdvertisement.class))
+                .resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(json,
+                        io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
     }
 
     /** Moves an advertisement as the controller does: nodeName and the node label in one write. */

@@ -61,6 +61,26 @@ public final class FakeWire implements PacketSocket {
         }
     }
 
+    /**
+     * Whether the agent replies on {@code iface} to an ARP request for {@code ip} from the given client now ("no"
+     * after 2 s of silence).
+     */
+    public boolean answers(String iface, me.loutres.juneau.agent.arp.MacAddress clientMac, long clientIp, long ip)
+            throws InterruptedException {
+        int before = sent(iface).size();
+        inject(iface, ArpFrame.request(clientMac, clientIp, ip));
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            List<ArpFrame> s = sent(iface);
+            if (s.subList(before, s.size()).stream().anyMatch(f -> f.isReply() && f.senderIp() == ip
+                    && f.ethernetDestination().equals(clientMac))) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return false;
+    }
+
     /** Waits until at least {@code n} frames were sent on the interface (the receive thread is asynchronous). */
     public List<ArpFrame> awaitSent(String iface, int n) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

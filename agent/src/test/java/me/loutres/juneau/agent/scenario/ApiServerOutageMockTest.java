@@ -1,0 +1,213 @@
+package me.loutres.juneau.agent.scenario;
+
+import static me.loutres.juneau.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.util.ContextInitializer;
+import ch.qos.logback.core.read.ListAppender;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import java.util.List;
+import me.loutres.juneau.agent.AgentOptions;
+import me.loutres.juneau.agent.NodeAgent;
+import me.loutres.juneau.agent.arp.ArpFrame;
+import me.loutres.juneau.agent.arp.MacAddress;
+import me.loutres.juneau.agent.kube.LeaseKeeper;
+import me.loutres.juneau.agent.net.InterfaceInfo;
+import me.loutres.juneau.agent.testing.FakeWire;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
+import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.apiserver.LocalApiServer;
+import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.runtime.ops.Logging;
+import me.loutres.juneau.testing.Eventually;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 14 item 2 (and issue 10 item 2) for the agent, against the local API server stopped and started again on
+ * one port: started while it is down, the agent retries (alive, not ready) and says so once; once it is up the
+ * agent lists, becomes ready and announces; when it goes away mid-run the agent keeps answering ARP for what it
+ * owns, stays alive and says so once; when it comes back (with an empty store, as after a restore) the agent
+ * follows it: its Lease, the status and the VIP that appeared meanwhile. The logging is the shipped default
+ * ({@link Logging#quiet}), and no line of it carries a stack trace.
+ */
+class ApiServerOutageMockTest {
+    static final MacAddress MAC = MacAddress.parse("02:00:00:00:00:0a");
+    static final MacAddress CLIENT_MAC = MacAddress.parse("02:00:00:00:00:01");
+    static final String VIP = "198.18.0.100";
+    static final String NEW_VIP = "198.18.0.101";
+    static final InterfaceInfo ETH0 = new InterfaceInfo("eth0", 2, MAC,
+            List.of(new InterfaceInfo.Prefix(Ipv4.parse("198.18.0.11"), 24)), true, false);
+
+    private final FakeWire wire = new FakeWire();
+    private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    private LocalApiServer server;
+    private NodeAgent agent;
+    private KubernetesClient agentClient;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        if (agentClient != null) {
+            agentClient.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        LoggerContext context = root.getLoggerContext();
+        context.reset();
+        new ContextInitializer(context).autoConfig();
+    }
+
+    @Test
+    void startsWithTheApiServerDownBecomesReadyWhenItIsUpAndKeepsItsVipsThroughAnOutage() throws Exception {
+        // a port and the process's CA (a local API server started again on a port serves the same certificate)
+        LocalApiServer probe = LocalApiServer.start(0);
+        int port = probe.port();
+        String ca = probe.caData();
+        probe.close();
+        shippedLogging();
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:" + port)
+                .withCaCertData(ca).withOauthToken(Identities.AGENT_TOKEN).withOnlyHttpWatches(true)
+                .withRequestRetryBackoffLimit(0).withConnectionTimeout(500).withWatchReconnectInterval(200).build();
+        agentClient = new KubernetesClientBuilder().withConfig(config).build();
+        AgentOptions options = AgentOptions.defaults("node-a").withMetrics("127.0.0.1", -1)
+                .withLease(new LeaseKeeper.Timing(Duration.ofMillis(200), Duration.ofSeconds(3),
+                        Duration.ofMillis(500), Duration.ofSeconds(30)));
+        agent = NodeAgent.start(agentClient, options, wire, () -> List.of(ETH0));
+
+        // down from the start: retrying, alive, not ready, said once
+        Eventually.until("the outage at start is said", () -> count("cannot reach the API server") == 1);
+        Thread.sleep(1_500); // several retries of the watch and the Lease
+        assertThat(agent.healthProblem()).isNull();
+        assertThat(agent.readinessProblem()).contains("first list");
+        assertThat(count("cannot reach the API server")).as("one line per outage, not per retry").isEqualTo(1);
+
+        // up: the agent lists, becomes ready, announces and reports
+        server = LocalApiServer.start(port);
+        advertise(server, "web", VIP);
+        Eventually.until("ready once the API server is up", () -> agent.readinessProblem() == null);
+        assertThat(wire.awaitSent("eth0", 2).subList(0, 2)).containsExactly(
+                ArpFrame.gratuitousRequest(MAC, Ipv4.parse(VIP)), ArpFrame.gratuitousReply(MAC, Ipv4.parse(VIP)));
+        eventually(() -> assertThat(announced(server, "web")).isEqualTo("True"));
+        eventually(() -> assertThat(lease(server)).isNotNull());
+        Eventually.until("the recovery is said once", () -> count("the API server answers again") == 1);
+
+        // gone mid-run: the VIP is still answered, the agent alive, the outage said once
+        server.close();
+        server = null;
+        Eventually.until("the outage mid-run is said", () -> count("cannot reach the API server") == 2);
+        Thread.sleep(1_500);
+        assertThat(answers(VIP)).as("answering from memory while the API server is away").isTrue();
+        assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP));
+        assertThat(agent.healthProblem()).isNull();
+        assertThat(count("cannot reach the API server")).isEqualTo(2);
+
+        // back, with an empty store: the Lease is written again, the watch resumes and follows the new state
+        server = LocalApiServer.start(port);
+        eventually(Duration.ofSeconds(60), () -> assertThat(lease(server)).isNotNull());
+        Eventually.until(Duration.ofSeconds(60), "the second recovery is said",
+                () -> count("the API server answers again") == 2);
+        int framesBefore = wire.sent("eth0").size();
+        advertise(server, "web", VIP);
+        advertise(server, "api", NEW_VIP);
+        eventually(() -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse(NEW_VIP)));
+        eventually(() -> assertThat(wire.sent("eth0").subList(framesBefore, wire.sent("eth0").size()))
+                .contains(ArpFrame.gratuitousRequest(MAC, Ipv4.parse(NEW_VIP))));
+        eventually(() -> {
+            assertThat(announced(server, "web")).isEqualTo("True");
+            assertThat(announced(server, "api")).isEqualTo("True");
+        });
+        assertThat(wire.sent("eth0").subList(framesBefore, wire.sent("eth0").size()))
+                .as("the VIP it kept is not announced again: it never stopped answering it")
+                .noneMatch(f -> f.senderIp() == Ipv4.parse(VIP) && f.targetIp() == Ipv4.parse(VIP));
+        assertThat(messages("stopped answering ARP")).isEmpty();
+        assertThat(agent.healthProblem()).isNull();
+        assertThat(agent.readinessProblem()).isNull();
+
+        assertThat(count("cannot reach the API server")).isEqualTo(2);
+        assertThat(count("the API server answers again")).isEqualTo(2);
+        List<ILoggingEvent> traces = List.copyOf(logs.list).stream()
+                .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN) && e.getThrowableProxy() != null)
+                .filter(e -> root.getLoggerContext().getLogger(e.getLoggerName()).isEnabledFor(e.getLevel()))
+                .toList();
+        assertThat(traces).as("stack traces printed for an expected outage")
+                .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).isEmpty();
+    }
+
+    /** Exactly the levels the agent ships with (no logback.xml given), every line captured. */
+    private void shippedLogging() {
+        LoggerContext context = root.getLoggerContext();
+        context.reset();
+        Logging.quiet(context);
+        logs.setContext(context);
+        logs.start();
+        root.addAppender(logs);
+        // and on the console, so a failing run shows what the agent said
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n");
+        encoder.start();
+        ch.qos.logback.core.ConsoleAppender<ILoggingEvent> console = new ch.qos.logback.core.ConsoleAppender<>();
+        console.setContext(context);
+        console.setEncoder(encoder);
+        console.start();
+        root.addAppender(console);
+    }
+
+    private static void advertise(LocalApiServer api, String service, String vip) {
+        ARPAdvertisement a = new ARPAdvertisement();
+        a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName("default", service))
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, "default")
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, service)
+                .addToLabels(JuneauConstants.LABEL_NODE, "node-a").build());
+        a.setSpec(new ARPAdvertisementSpec("l2", vip, "node-a"));
+        api.adminClient().resources(ARPAdvertisement.class).resource(a).create();
+    }
+
+    private static String announced(LocalApiServer api, String service) {
+        ARPAdvertisement a = api.adminClient().resources(ARPAdvertisement.class)
+                .withName(JuneauConstants.arpAdvertisementName("default", service)).get();
+        if (a == null || a.getStatus() == null || a.getStatus().getConditions() == null) {
+            return null;
+        }
+        return a.getStatus().getConditions().stream().filter(c -> JuneauConstants.CONDITION_ANNOUNCED.equals(c.getType()))
+                .map(Condition::getStatus).findFirst().orElse(null);
+    }
+
+    private static Lease lease(LocalApiServer api) {
+        return api.adminClient().leases().inNamespace(JuneauConstants.SYSTEM_NAMESPACE)
+                .withName(JuneauConstants.agentLeaseName("node-a")).get();
+    }
+
+    /** Whether the agent replies to an ARP request for {@code ip} now ("no" after 2 s of silence). */
+    private boolean answers(String ip) throws InterruptedException {
+        return wire.answers("eth0", CLIENT_MAC, Ipv4.parse("198.18.0.1"), Ipv4.parse(ip));
+    }
+
+    private List<String> messages(String containing) {
+        return List.copyOf(logs.list).stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains(containing)).toList();
+    }
+
+    private long count(String containing) {
+        return messages(containing).size();
+    }
+}
