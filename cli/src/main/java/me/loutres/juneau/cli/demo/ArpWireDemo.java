@@ -19,14 +19,23 @@ public final class ArpWireDemo {
         this.out = out;
     }
 
-    /** @return true when it ran and the entry moved, false when it was skipped or did not behave */
-    public boolean play() {
+    /** What the wire step did. */
+    public enum Outcome { MOVED, SKIPPED, FAILED }
+
+    private String failure;
+
+    /** Why the step failed (null unless {@link #play()} answered FAILED). */
+    public String failure() {
+        return failure;
+    }
+
+    public Outcome play() {
         out.printf("%n[wire] The VIP on the wire: a client's ARP table when the announcing node loses its backend%n");
         String reason = ArpLab.unavailableReason();
         if (reason != null) {
             out.println("  skipped: " + reason);
             out.println("  (run `sudo bin/juneau demo` on Linux with iproute2 to see it; CI runs it as ArpFailoverIT)");
-            return false;
+            return Outcome.SKIPPED;
         }
         try (LanScenario lan = LanScenario.start()) {
             out.println("  a LAN of network namespaces: client 198.18.0.1, node-a 198.18.0.11 ("
@@ -37,8 +46,7 @@ public final class ArpWireDemo {
             lan.lab().flushNeighbours(lan.client());
             lan.clientSendsTo(LanScenario.VIP);
             if (lan.awaitClientEntry(lan.mac(owner), System.nanoTime(), Duration.ofSeconds(3)) == null) {
-                out.println("  ✗ the client did not resolve " + LanScenario.VIP + " to " + owner);
-                return false;
+                return failed("the client did not resolve " + LanScenario.VIP + " to " + owner);
             }
             out.println("  client$ ip neigh show dev eth0          (" + owner + " answers for " + LanScenario.VIP + ")");
             lan.clientTable().lines().forEach(l -> out.println("    " + l));
@@ -50,8 +58,7 @@ public final class ArpWireDemo {
             lan.setReady(owner, false);
             Duration took = lan.awaitClientEntry(lan.mac(next), t0, Duration.ofSeconds(5));
             if (took == null) {
-                out.println("  ✗ the client's entry did not move within 5 s; it shows " + lan.clientEntry());
-                return false;
+                return failed("the client's entry did not move within 5 s; it shows " + lan.clientEntry());
             }
             out.println("  client$ ip neigh show dev eth0          (" + took.toMillis()
                     + " ms after the backend went away)");
@@ -59,11 +66,16 @@ public final class ArpWireDemo {
             out.println("  ✓ the client now sends " + LanScenario.VIP + " to " + next + " (" + lan.mac(next)
                     + "); without gratuitous ARP a router would keep " + lan.mac(owner) + " until its cache expires");
             lan.stopAgents();
-            return true;
+            return Outcome.MOVED;
         } catch (Exception e) {
-            out.println("  ✗ the wire step failed: " + e.getClass().getSimpleName() + ": "
+            return failed(e.getClass().getSimpleName() + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            return false;
         }
+    }
+
+    private Outcome failed(String why) {
+        failure = why;
+        out.println("  ✗ " + why);
+        return Outcome.FAILED;
     }
 }

@@ -41,10 +41,10 @@ public final class DemoCommand implements Callable<Integer> {
                 return 2;
             }
             out.println("  API server  " + stack.api().url()
-                    + "  (embedded: fabric8 mock server in CRUD mode with Juneau's CRDs)");
+                    + "  (embedded local API server: HTTPS, Juneau's CRDs, the webhook called before every write)");
             out.println("  webhook     https://127.0.0.1:" + stack.webhookPort()
                     + "  (fresh CA; the API server calls it before storing anything)");
-            out.println("  controller  leader of Lease juneau-system/juneau-controller, a client over HTTP");
+            out.println("  controller  leader of Lease juneau-system/juneau-controller, a client over HTTPS");
             DemoReport report = new DemoScenario(stack, out).play();
             double seconds = (System.nanoTime() - start) / 1e9;
             if (report.succeeded()) {
