@@ -4,19 +4,19 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import me.loutres.juneau.agent.arp.AnnounceSchedule;
 import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.net.Interfaces;
 import me.loutres.juneau.agent.net.JnaPacketSockets;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.runtime.ops.ClientConfig;
 import me.loutres.juneau.runtime.ops.Logging;
+import me.loutres.juneau.runtime.ops.UntilSignal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -89,22 +89,12 @@ public final class AgentCommand implements Callable<Integer> {
             return EXIT_BAD_INPUT;
         }
         Config config;
-        if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig) || Files.isDirectory(kubeconfig)) {
-                System.err.println("juneau agent: --kubeconfig " + kubeconfig + " is not a readable file");
-                return EXIT_BAD_INPUT;
-            }
-            try {
-                config = Config.fromKubeconfig(Files.readString(kubeconfig));
-            } catch (RuntimeException | IOException e) {
-                System.err.println("juneau agent: --kubeconfig " + kubeconfig + " cannot be used: "
-                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-                return EXIT_BAD_INPUT;
-            }
-        } else {
-            config = Config.autoConfigure(null);
+        try {
+            config = ClientConfig.of(kubeconfig);
+        } catch (ClientConfig.UnusableException e) {
+            System.err.println("juneau agent: " + e.getMessage());
+            return EXIT_BAD_INPUT;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             NodeAgent agent;
             try {
@@ -113,11 +103,7 @@ public final class AgentCommand implements Callable<Integer> {
                 System.err.println("juneau agent: cannot start: " + e.getMessage());
                 return EXIT_BAD_INPUT;
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                agent.close();
-                stopped.countDown();
-            }, "juneau-agent-shutdown"));
-            stopped.await();
+            UntilSignal.await(agent, "juneau-agent-shutdown");
         }
         return 0;
     }

@@ -5,15 +5,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.runtime.Leadership;
+import me.loutres.juneau.runtime.ops.ClientConfig;
 import me.loutres.juneau.runtime.ops.Logging;
+import me.loutres.juneau.runtime.ops.UntilSignal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,30 +79,15 @@ public final class ControllerCommand implements Callable<Integer> {
             return EXIT_BAD_INPUT;
         }
         Config config;
-        if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig) || Files.isDirectory(kubeconfig)) {
-                System.err.println("juneau controller: --kubeconfig " + kubeconfig + " is not a readable file");
-                return EXIT_BAD_INPUT;
-            }
-            try {
-                config = Config.fromKubeconfig(Files.readString(kubeconfig));
-            } catch (RuntimeException | IOException e) {
-                System.err.println("juneau controller: --kubeconfig " + kubeconfig + " cannot be used: "
-                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-                return EXIT_BAD_INPUT;
-            }
-        } else {
-            config = Config.autoConfigure(null);
+        try {
+            config = ClientConfig.of(kubeconfig);
+        } catch (ClientConfig.UnusableException e) {
+            System.err.println("juneau controller: " + e.getMessage());
+            return EXIT_BAD_INPUT;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-            JuneauController controller = JuneauController.start(client, options);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                // SIGTERM: release the Lease so the standby takes over at once, then let main return
-                controller.close();
-                stopped.countDown();
-            }, "juneau-shutdown"));
-            stopped.await();
+            // SIGTERM: release the Lease so the standby takes over at once, then let main return
+            UntilSignal.await(JuneauController.start(client, options), "juneau-shutdown");
         }
         return 0;
     }
