@@ -1,16 +1,20 @@
 package me.loutres.juneau.agent.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.view.KubeObjects;
+import me.loutres.juneau.view.UnreadableObjectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaseKeeper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final ResourceDefinitionContext LEASES = ResourceDefinitionContext.fromResourceType(Lease.class);
 
     /** Renew interval and Lease duration while owning and while idle. */
     public record Timing(Duration ownedInterval, Duration ownedDuration, Duration idleInterval, Duration idleDuration) {
@@ -48,6 +53,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private volatile long heartbeatNanos = System.nanoTime();
     private volatile long renewedNanos;
     private boolean failureSaid;
+    private boolean unreadableSaid;
     private long lastWrittenDurationNanos;
     private long lastRenewNanos;
 
@@ -132,7 +138,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private synchronized boolean renew(String who, Duration duration) {
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         try {
-            Lease lease = client.leases().inNamespace(namespace).withName(name).get();
+            Lease lease = read();
             if (lease == null) {
                 lease = new Lease();
                 lease.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
@@ -184,6 +190,35 @@ public final class LeaseKeeper implements AutoCloseable {
             LOG.warn("cannot renew Lease {}/{}: {}; retrying, and still answering ARP for what this node owns",
                     namespace, name, problem);
             failureSaid = true;
+        }
+    }
+
+    /**
+     * The stored Lease read the one way objects are read (null is absent), or null when there is none. One that
+     * cannot be read (a value of the wrong type, written by someone else) is replaced at its resourceVersion: the
+     * Lease is this agent's, and a Lease it cannot renew would make the controller give its VIPs away.
+     */
+    private Lease read() {
+        GenericKubernetesResource raw = client.genericKubernetesResources(LEASES).inNamespace(namespace).withName(name)
+                .get();
+        if (raw == null) {
+            return null;
+        }
+        try {
+            Lease lease = KubeObjects.read(KubeObjects.tree(raw), Lease.class, "Lease");
+            unreadableSaid = false;
+            return lease;
+        } catch (UnreadableObjectException e) {
+            if (!unreadableSaid) {
+                LOG.warn("Lease {}/{} cannot be read ({}); writing it afresh", namespace, name, e.getMessage());
+                unreadableSaid = true;
+            }
+            Lease fresh = new Lease();
+            fresh.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                    .withResourceVersion(raw.getMetadata().getResourceVersion())
+                    .addToLabels("app.kubernetes.io/name", "juneau-agent").build());
+            fresh.setSpec(new LeaseSpec());
+            return fresh;
         }
     }
 

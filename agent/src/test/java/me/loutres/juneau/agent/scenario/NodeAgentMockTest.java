@@ -212,4 +212,26 @@ class NodeAgentMockTest {
         eventually(() -> assertThat(agent.metrics().skipped()).isEqualTo(4));
         assertThat(agent.healthProblem()).isNull();
     }
+
+    /** Issue 12 for the Lease: one this client cannot decode is written afresh, not a renew loop that dies. */
+    @Test
+    void aLeaseThatCannotBeReadIsWrittenAfresh() throws Exception {
+        cluster.client().genericKubernetesResources(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext
+                .fromResourceType(Lease.class)).inNamespace("juneau-system")
+                .resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("{\"apiVersion\":"
+                        + "\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":{\"name\":\"juneau-agent-node-a\","
+                        + "\"namespace\":\"juneau-system\"},\"spec\":{\"leaseDurationSeconds\":\"three\","
+                        + "\"holderIdentity\":[\"someone\"]}}", io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                .create();
+        cluster.advertise("web", VIP, "node-a");
+        start();
+
+        eventually(() -> {
+            Lease lease = cluster.client().leases().inNamespace("juneau-system").withName("juneau-agent-node-a").get();
+            assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("node-a");
+            assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(3);
+        });
+        assertThat(agent.healthProblem()).isNull();
+        assertThat(answers(VIP)).isTrue();
+    }
 }
