@@ -16,6 +16,11 @@ final class ConnectionLog implements AutoCloseable {
     static final long CHECK_MILLIS = 250;
     /** Consecutive checks without a watch before a synced view counts as lost (a watch is re-opened in between). */
     private static final int LOST_AFTER_CHECKS = 4;
+    /**
+     * The same before the first watch after the sync is seen: the informers open their watches only after their
+     * lists, which on a busy machine takes longer than a re-open, and saying "down" then would be a false alarm.
+     */
+    private static final int FIRST_WATCH_CHECKS = 40;
 
     enum State { STARTING, UNREACHABLE, SYNCED, LOST }
 
@@ -25,6 +30,7 @@ final class ConnectionLog implements AutoCloseable {
     private State state = State.STARTING;
     private int failures;
     private int checksWithoutWatch;
+    private boolean watchedSinceSync;
 
     ConnectionLog(Logger log) {
         this.log = log;
@@ -74,11 +80,13 @@ final class ConnectionLog implements AutoCloseable {
                             failures == 0 ? "" : " (after " + failures + " failed attempts)");
                     state = State.SYNCED;
                     checksWithoutWatch = 0;
+                    watchedSinceSync = watching;
                 }
             }
             case SYNCED -> {
                 checksWithoutWatch = watching ? 0 : checksWithoutWatch + 1;
-                if (checksWithoutWatch >= LOST_AFTER_CHECKS) {
+                watchedSinceSync |= watching;
+                if (checksWithoutWatch >= (watchedSinceSync ? LOST_AFTER_CHECKS : FIRST_WATCH_CHECKS)) {
                     state = State.LOST;
                     log.warn("cluster view: a watch on the API server is down; reviews are answered from the cache, "
                             + "retrying with backoff");
