@@ -16,6 +16,9 @@
  *       goes back to standing by after a loss; each won period is a {@link me.loutres.juneau.runtime.Term Term},
  *       which writers check ({@code term.ensureActive()}) so a deposed leader stops writing mid-reconcile.</li>
  *   <li>{@link me.loutres.juneau.runtime.ControllerRuntime ControllerRuntime}: the workers.</li>
+ *   <li>{@code ops}: the shell both servers share: {@code OpsServer} ({@code /healthz}, {@code /readyz},
+ *       {@code /metrics}), {@code Logging} (the default levels: one line per state change, no fabric8 stack trace
+ *       per retry), {@code ClientConfig} ({@code --kubeconfig} or in-cluster) and {@code UntilSignal}.</li>
  * </ul>
  *
  * <h2>Use</h2>

@@ -152,6 +152,38 @@ class ApiServerOutageMockTest {
                 .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).isEmpty();
     }
 
+    /**
+     * Stuck is not the same as waiting: with the API server answering the Lease renewals but refusing the agent's
+     * ARPAdvertisement list and watch, liveness fails after {@code stuckAfter} (so the kubelet restarts the agent);
+     * once the watch works again, liveness is fine again.
+     */
+    @Test
+    void livenessFailsWhenTheWatchStaysDownWhileTheApiServerAnswersTheLease() throws Exception {
+        server = LocalApiServer.start(0);
+        server.onRequest(r -> Identities.AGENT_USERNAME.equals(r.username()) && r.method().equals("GET")
+                && r.path().contains("/arpadvertisements")
+                ? java.util.Optional.of(new me.loutres.juneau.apiserver.RequestHook.Refusal(503, "ServiceUnavailable",
+                        "refused by the test"))
+                : java.util.Optional.empty());
+        agentClient = server.client(Identities.AGENT_TOKEN, b -> b.withRequestRetryBackoffLimit(0)
+                .withWatchReconnectInterval(200));
+        AgentOptions defaults = AgentOptions.defaults("node-a");
+        AgentOptions options = new AgentOptions("node-a", List.of(), defaults.namespace(), "node-a", "127.0.0.1", -1,
+                defaults.announce(), new LeaseKeeper.Timing(Duration.ofMillis(200), Duration.ofSeconds(3),
+                        Duration.ofMillis(200), Duration.ofSeconds(30)), Duration.ofSeconds(3));
+        agent = NodeAgent.start(agentClient, options, wire, () -> List.of(ETH0));
+
+        eventually(() -> assertThat(lease(server)).isNotNull());
+        Eventually.until("liveness fails", () -> agent.healthProblem() != null);
+        assertThat(agent.healthProblem()).contains("ARPAdvertisement watch has been down")
+                .contains("answers the Lease renewals");
+
+        server.onRequest(null);
+        advertise(server, "web", VIP);
+        eventually(Duration.ofSeconds(60), () -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP)));
+        Eventually.until("alive again", () -> agent.healthProblem() == null);
+    }
+
     /** Exactly the levels the agent ships with (no logback.xml given), every line captured. */
     private void shippedLogging() {
         LoggerContext context = root.getLoggerContext();
