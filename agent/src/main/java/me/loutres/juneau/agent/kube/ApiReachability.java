@@ -38,8 +38,8 @@ public final class ApiReachability {
     /** {@code path} works again. */
     public synchronized void ok(String path) {
         if (failing.remove(path) != null && failing.isEmpty()) {
-            LOG.info("the API server answers again (last problem: {}); ARPAdvertisements listed and watched again",
-                    lastProblem);
+            LOG.info("the API server answers again (last problem: {}); watching ARPAdvertisements and renewing the"
+                    + " Lease", lastProblem);
         }
     }
 

@@ -113,7 +113,8 @@ public final class Reporter {
         Instant now = Instant.now();
         Event event = new EventBuilder()
                 .withNewMetadata().withNamespace(namespace)
-                .withName(about + "." + Long.toHexString(now.toEpochMilli()) + UUID.randomUUID().toString().substring(0, 4))
+                .withName(about + "." + Long.toHexString(now.toEpochMilli())
+                        + UUID.randomUUID().toString().substring(0, 4))
                 .endMetadata()
                 .withInvolvedObject(involved)
                 .withType(type).withReason(reason).withMessage(message)

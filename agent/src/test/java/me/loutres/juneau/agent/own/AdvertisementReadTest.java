@@ -21,8 +21,8 @@ class AdvertisementReadTest {
         return Stream.of(
                 Arguments.of("a clean one", ",\"spec\":{\"externalNetwork\":\"l2\",\"address\":\"198.18.0.100\","
                         + "\"nodeName\":\"node-a\"}", "198.18.0.100"),
-                Arguments.of("null fields are absent", ",\"spec\":{\"externalNetwork\":null,\"address\":\"198.18.0.100\","
-                        + "\"nodeName\":\"node-a\"},\"status\":null", "198.18.0.100"),
+                Arguments.of("null fields are absent", ",\"spec\":{\"externalNetwork\":null,"
+                        + "\"address\":\"198.18.0.100\"," + "\"nodeName\":\"node-a\"},\"status\":null", "198.18.0.100"),
                 Arguments.of("a damaged status is dropped (the agent writes it again), the spec still counts",
                         ",\"spec\":{\"address\":\"198.18.0.100\",\"nodeName\":\"node-a\"},\"status\":{\"conditions\":"
                                 + "\"yes\"}", "198.18.0.100"),

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.util.ContextInitializer;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -18,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import me.loutres.juneau.agent.AgentOptions;
 import me.loutres.juneau.agent.NodeAgent;
 import me.loutres.juneau.agent.arp.ArpFrame;
@@ -30,6 +33,7 @@ import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.apiserver.Identities;
 import me.loutres.juneau.apiserver.LocalApiServer;
+import me.loutres.juneau.apiserver.RequestHook;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.runtime.ops.Logging;
 import me.loutres.juneau.testing.Eventually;
@@ -162,9 +166,8 @@ class ApiServerOutageMockTest {
         server = LocalApiServer.start(0);
         server.onRequest(r -> Identities.AGENT_USERNAME.equals(r.username()) && r.method().equals("GET")
                 && r.path().contains("/arpadvertisements")
-                ? java.util.Optional.of(new me.loutres.juneau.apiserver.RequestHook.Refusal(503, "ServiceUnavailable",
-                        "refused by the test"))
-                : java.util.Optional.empty());
+                ? Optional.of(new RequestHook.Refusal(503, "ServiceUnavailable", "refused by the test"))
+                : Optional.empty());
         agentClient = server.client(Identities.AGENT_TOKEN, b -> b.withRequestRetryBackoffLimit(0)
                 .withWatchReconnectInterval(200));
         AgentOptions defaults = AgentOptions.defaults("node-a");
@@ -193,11 +196,11 @@ class ApiServerOutageMockTest {
         logs.start();
         root.addAppender(logs);
         // and on the console, so a failing run shows what the agent said
-        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{0} - %msg%n");
         encoder.start();
-        ch.qos.logback.core.ConsoleAppender<ILoggingEvent> console = new ch.qos.logback.core.ConsoleAppender<>();
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(context);
         console.setEncoder(encoder);
         console.start();
@@ -220,8 +223,9 @@ class ApiServerOutageMockTest {
         if (a == null || a.getStatus() == null || a.getStatus().getConditions() == null) {
             return null;
         }
-        return a.getStatus().getConditions().stream().filter(c -> JuneauConstants.CONDITION_ANNOUNCED.equals(c.getType()))
-                .map(Condition::getStatus).findFirst().orElse(null);
+        return a.getStatus().getConditions().stream()
+                .filter(c -> JuneauConstants.CONDITION_ANNOUNCED.equals(c.getType())).map(Condition::getStatus)
+                .findFirst().orElse(null);
     }
 
     private static Lease lease(LocalApiServer api) {

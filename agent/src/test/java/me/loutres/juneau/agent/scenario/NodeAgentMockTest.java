@@ -178,7 +178,8 @@ class NodeAgentMockTest {
     void aMalformedAdvertisementIsSkippedWithAReasonAndTheRestIsAnswered() throws Exception {
         cluster.advertise("web", VIP, "node-a");
         cluster.advertiseRaw("wrong-type", "node-a",
-                "\"spec\":{\"externalNetwork\":\"l2\",\"address\":{\"octets\":[198,18,0,102]},\"nodeName\":\"node-a\"}");
+                "\"spec\":{\"externalNetwork\":\"l2\",\"address\":{\"octets\":[198,18,0,102]},"
+                        + "\"nodeName\":\"node-a\"}");
         cluster.advertiseRaw("no-spec", "node-a", "\"spec\":null");
         cluster.advertise("bad-ip", "198.18.0", "node-a");
         start();

@@ -19,8 +19,9 @@ import me.loutres.juneau.testing.RbacCheck;
 import org.junit.jupiter.api.Test;
 
 /**
- * Least privilege, both ways ({@link RbacCheck}): every API call the agent makes on all its paths (recorded by the mock API server) is
- * granted by {@code manifests/base/agent/rbac.yaml}, and the file grants nothing those calls do not use.
+ * Least privilege, both ways ({@link RbacCheck}): every API call the agent makes on all its paths (recorded by the
+ * mock API server) is granted by {@code manifests/base/agent/rbac.yaml}, and the file grants nothing those calls do
+ * not use.
  */
 class RbacMockTest {
     static final Path RBAC = Path.of("..", "manifests", "base", "agent", "rbac.yaml");
