@@ -553,10 +553,7 @@ final class ApiHandler extends Handler.Abstract {
             stream.run(new WatchSink() {
                 @Override
                 public void event(String kind, JsonNode object) throws IOException {
-                    ObjectNode e = F.objectNode();
-                    e.put("type", kind);
-                    e.set("object", object);
-                    out.write(Json.MAPPER.writeValueAsBytes(e));
+                    out.write(Json.MAPPER.writeValueAsBytes(watchEvent(kind, object)));
                     out.write('\n');
                 }
 
@@ -575,6 +572,14 @@ final class ApiHandler extends Handler.Abstract {
         } finally {
             callback.succeeded();
         }
+    }
+
+    /** One watch event as kube-apiserver writes it: {@code {"type": ..., "object": ...}}. */
+    private static ObjectNode watchEvent(String kind, JsonNode object) {
+        ObjectNode e = F.objectNode();
+        e.put("type", kind);
+        e.set("object", object);
+        return e;
     }
 
     /** Where a watch's events go: lines of an HTTP stream, or messages of a WebSocket. */
@@ -670,11 +675,8 @@ final class ApiHandler extends Handler.Abstract {
                 stream.run(new WatchSink() {
                     @Override
                     public void event(String kind, JsonNode object) throws IOException {
-                        ObjectNode e = F.objectNode();
-                        e.put("type", kind);
-                        e.set("object", object);
                         var sent = new org.eclipse.jetty.websocket.api.Callback.Completable();
-                        session.sendText(Json.MAPPER.writeValueAsString(e), sent);
+                        session.sendText(Json.MAPPER.writeValueAsString(watchEvent(kind, object)), sent);
                         try {
                             sent.get(30, TimeUnit.SECONDS);
                         } catch (InterruptedException ex) {
