@@ -10,6 +10,7 @@ import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import javax.crypto.spec.PBEParameterSpec;
 
 /** Builds the in-memory key store a TLS server (Jetty) serves from PEM material. */
 public final class KeyStores {
@@ -20,7 +21,7 @@ public final class KeyStores {
     }
 
     /**
-     * In-memory PKCS12 key store holding the chain and key; verifies first that the key belongs to the leaf, so a
+     * In-memory PKCS12 key store (never write it out: its key protection is minimal) holding the chain and key; verifies first that the key belongs to the leaf, so a
      * half-written or mismatched pair is refused instead of served.
      */
     public static KeyStore fromPem(String certificatePem, String keyPem, char[] password) throws InvalidTlsMaterialException {
@@ -39,12 +40,24 @@ public final class KeyStores {
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, password);
-            ks.setKeyEntry(ALIAS, material.key(), password, material.chain().toArray(Certificate[]::new));
+            ks.setEntry(ALIAS, new KeyStore.PrivateKeyEntry(material.key(), material.chain().toArray(Certificate[]::new)),
+                    inMemoryProtection(password));
             return ks;
         } catch (GeneralSecurityException | IOException e) {
             throw new InvalidTlsMaterialException("cannot build a key store from the certificate '"
                     + leaf.getSubjectX500Principal().getName() + "' (" + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /**
+     * The key's protection inside the store: one derivation round instead of PKCS12's default 10,000. The store never
+     * leaves memory and its password is random, so the rounds protected nothing, and they were paid twice at every
+     * start and certificate reload (once to store the key, once when the TLS engine reads it back).
+     */
+    private static KeyStore.PasswordProtection inMemoryProtection(char[] password) {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        return new KeyStore.PasswordProtection(password, "PBEWithHmacSHA256AndAES_256", new PBEParameterSpec(salt, 1));
     }
 
     /** True when {@code key} is the private half of the certificate's public key (sign and verify a challenge). */

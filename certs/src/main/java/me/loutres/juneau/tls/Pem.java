@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -19,7 +20,11 @@ import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
-/** Reads and writes PEM text: X.509 certificates, and private keys in PKCS#8, SEC1 (EC) or PKCS#1 (RSA). */
+/**
+ * Reads and writes PEM text: X.509 certificates, and private keys in PKCS#8, SEC1 (EC) or PKCS#1 (RSA). Well-formed
+ * text is read with the JDK alone ({@link JdkPem}: a server starts without loading BouncyCastle); anything else goes
+ * through BouncyCastle's parser, which decides and words the refusal.
+ */
 public final class Pem {
     private static final Base64.Encoder MIME = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
 
@@ -30,6 +35,10 @@ public final class Pem {
     public static List<X509Certificate> readCertificates(String pem) throws InvalidTlsMaterialException {
         if (pem == null || pem.isBlank()) {
             throw new InvalidTlsMaterialException("no PEM certificate found: the text is empty");
+        }
+        Optional<List<X509Certificate>> plain = JdkPem.certificates(pem);
+        if (plain.isPresent()) {
+            return plain.get();
         }
         List<X509Certificate> certs = new ArrayList<>();
         JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
@@ -55,6 +64,10 @@ public final class Pem {
     public static PrivateKey readPrivateKey(String pem) throws InvalidTlsMaterialException {
         if (pem == null || pem.isBlank()) {
             throw new InvalidTlsMaterialException("no PEM private key found: the text is empty");
+        }
+        Optional<PrivateKey> plain = JdkPem.privateKey(pem);
+        if (plain.isPresent()) {
+            return plain.get();
         }
         JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
         PrivateKey found = null;

@@ -1,23 +1,26 @@
 package me.loutres.juneau.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code juneau} command: one entry point that dispatches to every part. */
 @Command(name = "juneau", mixinStandardHelpOptions = true, version = "juneau 0.1.0",
-        description = "Bare-metal Service type LoadBalancer for Kubernetes.",
-        subcommands = {
-                me.loutres.juneau.cli.demo.DemoCommand.class,
-                me.loutres.juneau.cli.demo.UpCommand.class,
-                me.loutres.juneau.cli.validate.ValidateCommand.class,
-                me.loutres.juneau.cli.plan.PlanCommand.class,
-                me.loutres.juneau.webhook.server.WebhookCommand.class,
-                me.loutres.juneau.controller.ControllerCommand.class,
-                me.loutres.juneau.agent.AgentCommand.class,
-                me.loutres.juneau.certs.CertsCommand.class,
-        })
+        description = "Bare-metal Service type LoadBalancer for Kubernetes.")
 public final class Juneau implements Callable<Integer> {
+    /** Every subcommand, in the order {@code juneau --help} lists them. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
+            me.loutres.juneau.cli.demo.DemoCommand.class,
+            me.loutres.juneau.cli.demo.UpCommand.class,
+            me.loutres.juneau.cli.validate.ValidateCommand.class,
+            me.loutres.juneau.cli.plan.PlanCommand.class,
+            me.loutres.juneau.webhook.server.WebhookCommand.class,
+            me.loutres.juneau.controller.ControllerCommand.class,
+            me.loutres.juneau.agent.AgentCommand.class,
+            me.loutres.juneau.certs.CertsCommand.class);
+
     /** Exit code of a command that cannot run (bad usage, unreadable input). */
     public static final int EXIT_UNAVAILABLE = 2;
 
@@ -29,12 +32,33 @@ public final class Juneau implements Callable<Integer> {
     }
 
     public static int run(String... args) {
-        return commandLine().execute(args);
+        return commandLine(args.length == 0 ? null : args[0]).execute(args);
     }
 
     /** The command line with Juneau's help layout and one-line usage errors (exit 2) on every subcommand. */
     public static CommandLine commandLine() {
-        return HelpLayout.install(new CommandLine(new Juneau()), EXIT_UNAVAILABLE);
+        return commandLine(null);
+    }
+
+    /**
+     * The command line for arguments starting with {@code first}: when it names a subcommand, only that one is built
+     * (its options, help and errors are the same), since picocli reflects over every command it is given and a
+     * server's start-up paid for all eight (BENCHMARKS.md, webhook start-up); otherwise all of them.
+     */
+    static CommandLine commandLine(String first) {
+        List<Class<?>> chosen = SUBCOMMANDS.stream().filter(c -> names(c).contains(first)).toList();
+        CommandLine cl = new CommandLine(new Juneau());
+        for (Class<?> sub : chosen.isEmpty() ? SUBCOMMANDS : chosen) {
+            cl.addSubcommand(sub);
+        }
+        return HelpLayout.install(cl, EXIT_UNAVAILABLE);
+    }
+
+    private static List<String> names(Class<?> command) {
+        Command annotation = command.getAnnotation(Command.class);
+        List<String> names = new ArrayList<>(List.of(annotation.aliases()));
+        names.add(annotation.name());
+        return names;
     }
 
     @Override
