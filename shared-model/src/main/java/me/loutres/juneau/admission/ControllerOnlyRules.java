@@ -103,7 +103,7 @@ final class ControllerOnlyRules implements KindRules {
      * itself maintains on every write).
      */
     static boolean onlyRemovesFinalizers(JsonNode oldObject, JsonNode newObject) {
-        if (oldObject == null || newObject == null) {
+        if (!bothObjects(oldObject, newObject)) {
             return false;
         }
         List<String> before = strings(oldObject.path("metadata").path("finalizers"));
@@ -119,13 +119,18 @@ final class ControllerOnlyRules implements KindRules {
      * the fields the API server itself maintains on every write).
      */
     static boolean onlyChanges(JsonNode oldObject, JsonNode newObject, String field) {
-        if (oldObject == null || newObject == null) {
+        if (!bothObjects(oldObject, newObject)) {
             return false;
         }
         if (oldObject.path("metadata").path(field).equals(newObject.path("metadata").path(field))) {
             return false;
         }
         return without(oldObject, field).equals(without(newObject, field));
+    }
+
+    /** An exemption compares two maps; anything else (a string where the object should be) is no exemption. */
+    private static boolean bothObjects(JsonNode oldObject, JsonNode newObject) {
+        return oldObject != null && newObject != null && oldObject.isObject() && newObject.isObject();
     }
 
     private static JsonNode withoutServerFields(JsonNode o) {

@@ -128,7 +128,7 @@ public final class KubeObjects {
         if (value == null) {
             return "null";
         }
-        StringBuilder sb = new StringBuilder("\"");
+        StringBuilder sb = new StringBuilder(value.length() + 2).append('"');
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
@@ -137,7 +137,13 @@ public final class KubeObjects {
                 case '\n' -> sb.append("\\n");
                 case '\r' -> sb.append("\\r");
                 case '\t' -> sb.append("\\t");
-                default -> sb.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c); // not String.valueOf(c): a denial may quote a value megabytes long
+                    }
+                }
             }
         }
         return sb.append('"').toString();

@@ -61,7 +61,7 @@ public final class KubeReader {
         if (!node.isObject()) {
             throw new UnreadableObjectException(kind + " must be a JSON object, got " + typeName(node));
         }
-        JsonNode tree = normalized(node);
+        JsonNode tree = withoutManagedFields(normalized(node));
         List<String> problems = new ArrayList<>();
         if (HasMetadata.class.isAssignableFrom(type) && !tree.has("metadata")) {
             problems.add("metadata: missing; every " + kind + " needs metadata with a name");
@@ -103,6 +103,28 @@ public final class KubeReader {
         } catch (IllegalArgumentException e) {
             return Optional.of(kind + " cannot be written as JSON");
         }
+    }
+
+    /**
+     * The tree without {@code metadata.managedFields}, the API server's record of which client set which field: the
+     * server keeps it valid itself (it resets a broken one) and no Juneau code reads it, while binding it was about half
+     * of the cost of reading a Service (BENCHMARKS.md, the Service review's own cost). A shallow copy; the input is not
+     * changed.
+     */
+    private static JsonNode withoutManagedFields(JsonNode tree) {
+        if (!(tree instanceof ObjectNode root) || !(root.get("metadata") instanceof ObjectNode metadata)
+                || !metadata.has("managedFields")) {
+            return tree;
+        }
+        ObjectNode lighterMetadata = metadata.objectNode();
+        metadata.properties().forEach(e -> {
+            if (!e.getKey().equals("managedFields")) {
+                lighterMetadata.set(e.getKey(), e.getValue());
+            }
+        });
+        ObjectNode copy = root.objectNode();
+        root.properties().forEach(e -> copy.set(e.getKey(), e.getKey().equals("metadata") ? lighterMetadata : e.getValue()));
+        return copy;
     }
 
     private static boolean hasNullField(JsonNode node) {

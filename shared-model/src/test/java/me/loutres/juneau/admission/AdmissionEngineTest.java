@@ -63,6 +63,24 @@ class AdmissionEngineTest {
     }
 
     @Test
+    void anUpdateWhoseNewObjectIsNotAMapIsDeniedAsAnyOtherWriteNotAReviewFailure() {
+        // found by the 100,000-case fuzz run: the break-glass check copied the new object as a map
+        // the old objects carry finalizers, so the check goes on to compare the objects
+        String web = slb("default", "web", "public", "192.0.2.1", "");
+        String arp = Manifests.arp("slb-default-web", "public", "192.0.2.1", "node-a", "  finalizers: [example.com/keep]\n");
+        for (String path : List.of("/validate/serviceloadbalancers", "/validate/arpadvertisements")) {
+            boolean slbs = path.endsWith("serviceloadbalancers");
+            AdmissionRequest request = (slbs ? Requests.slb("UPDATE").oldObject(web) : Requests.arp("UPDATE").oldObject(arp))
+                    .user("alice").build();
+            request.setObject(KubeObjects.mapper().getNodeFactory().textNode("\u0000"));
+            AdmissionResponse response = engine.review(path, request, Fixtures.cluster());
+            assertThat(response.getAllowed()).isFalse();
+            assertThat(response.getStatus().getMessage()).contains("is managed by Juneau")
+                    .doesNotContain("could not be reviewed");
+        }
+    }
+
+    @Test
     void controllerIdentitiesAreConfigurable() {
         String other = "system:serviceaccount:lb:juneau";
         AdmissionEngine custom = new AdmissionEngine(new AdmissionSettings(Set.of(other), List.of()));

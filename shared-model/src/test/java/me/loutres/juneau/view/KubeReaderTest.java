@@ -58,6 +58,20 @@ class KubeReaderTest {
     }
 
     @Test
+    void managedFieldsAreTheApiServersBookkeepingAndAreNeitherBoundNorJudged() throws Exception {
+        JsonNode service = KubeObjects.mapper().readTree("{\"kind\":\"Service\",\"metadata\":{\"name\":\"a\","
+                + "\"annotations\":{\"x\":\"y\"},\"managedFields\":[{\"manager\":\"kubectl\",\"fieldsV1\":{\"f:spec\":{}}},"
+                + "\"not an entry\",7]},\"spec\":{\"type\":\"LoadBalancer\"}}");
+        String before = service.toString();
+        Service s = KubeReader.read(service, Service.class, "Service");
+        assertThat(s.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(s.getMetadata().getName()).isEqualTo("a");
+        assertThat(s.getMetadata().getAnnotations()).containsEntry("x", "y");
+        assertThat(s.getSpec().getType()).isEqualTo("LoadBalancer");
+        assertThat(service.toString()).as("the input tree is unchanged").isEqualTo(before);
+    }
+
+    @Test
     void emptyYamlValuesAreAbsent() {
         Service s = KubeReader.read(yaml("""
                 apiVersion: v1

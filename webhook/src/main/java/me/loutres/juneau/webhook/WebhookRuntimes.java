@@ -34,8 +34,8 @@ public final class WebhookRuntimes {
     }
 
     /**
-     * The runtime at once, its cluster view opened on a thread of its own: reading a state file or building a client
-     * overlaps TLS and HTTP start-up instead of following it. Until the view is open, readiness names it and a review
+     * The runtime at once, its cluster view opened (and its JSON codec built) on a thread of its own: reading a state
+     * file or building a client overlaps TLS and HTTP start-up instead of following it. Until the view is open, readiness names it and a review
      * is refused with a reason (not allowed: fail closed); a view that cannot open completes {@code opened}
      * exceptionally with the one-line reason.
      */
@@ -54,6 +54,7 @@ public final class WebhookRuntimes {
         WebhookRuntime runtime = new WebhookRuntime(new Deferred(reviewer), AdmissionEngine.ENDPOINTS, maxBodyBytes);
         CompletableFuture<ClusterViewSource.Opened> opened = CompletableFuture.supplyAsync(() -> {
             try {
+                runtime.codec().prepare();
                 return source.open();
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);

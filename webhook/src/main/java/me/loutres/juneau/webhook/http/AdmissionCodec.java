@@ -1,5 +1,6 @@
 package me.loutres.juneau.webhook.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -43,18 +44,48 @@ public final class AdmissionCodec {
         public AdmissionRequest request;
     }
 
-    private final ObjectReader reader;
-    private final ObjectReader treeReader;
-    private final ObjectMapper mapper;
-    private final ObjectWriter writer;
+    /** The configured readers and writer; built once, on first use or by {@link #prepare()}. */
+    private static final class Mappers {
+        final ObjectReader reader;
+        final ObjectReader treeReader;
+        final ObjectWriter writer;
 
-    public AdmissionCodec() {
-        mapper = new ObjectMapper();
-        new KubernetesSerialization(mapper, false); // fabric8's settings for its model types
-        mapper.addMixIn(AdmissionRequest.class, RawJsonMixin.class);
-        reader = mapper.readerFor(Received.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        treeReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        writer = mapper.writerFor(AdmissionReview.class);
+        Mappers() {
+            // field names are not interned: a client choosing thousands of distinct keys would otherwise keep
+            // Jackson's small intern cache filling and clearing (String.intern each time) for every request
+            ObjectMapper mapper = new ObjectMapper(JsonFactory.builder().disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build());
+            new KubernetesSerialization(mapper, false); // fabric8's settings for its model types
+            mapper.addMixIn(AdmissionRequest.class, RawJsonMixin.class);
+            reader = mapper.readerFor(Received.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            treeReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            writer = mapper.writerFor(AdmissionReview.class);
+        }
+    }
+
+    private volatile Mappers mappers;
+
+    /**
+     * Builds the mappers now rather than on the first request. Configuring fabric8's serialization takes a noticeable
+     * part of a start-up; the embedded server calls this on the thread that opens the cluster view, not on the one
+     * that starts TLS and Jetty.
+     */
+    public AdmissionCodec prepare() {
+        mappers();
+        return this;
+    }
+
+    private Mappers mappers() {
+        Mappers m = mappers;
+        if (m == null) {
+            synchronized (this) {
+                m = mappers;
+                if (m == null) {
+                    m = new Mappers();
+                    mappers = m;
+                }
+            }
+        }
+        return m;
     }
 
     public Decoded decode(byte[] body) throws RejectedRequestException {
@@ -63,7 +94,7 @@ public final class AdmissionCodec {
         }
         Received review;
         try {
-            review = reader.readValue(body);
+            review = mappers().reader.readValue(body);
         } catch (IOException bindingFailed) {
             throw diagnose(body, bindingFailed);
         }
@@ -82,7 +113,7 @@ public final class AdmissionCodec {
         out.setKind(received.kind());
         out.setResponse(response);
         try {
-            return writer.writeValueAsBytes(out);
+            return mappers().writer.writeValueAsBytes(out);
         } catch (JsonProcessingException e) {
             // our own objects always serialise; reaching this is a defect, not a client mistake
             throw new IllegalStateException("cannot encode the AdmissionReview response", e);
@@ -114,7 +145,7 @@ public final class AdmissionCodec {
     private RejectedRequestException diagnose(byte[] body, IOException bindingFailed) {
         JsonNode tree;
         try {
-            tree = treeReader.readTree(body);
+            tree = mappers().treeReader.readTree(body);
         } catch (IOException notJson) {
             return badRequest("the request body is not valid JSON" + where(notJson) + ": " + jacksonReason(notJson));
         }

@@ -8,6 +8,7 @@ import me.loutres.juneau.webhook.WebhookContextListener;
 import me.loutres.juneau.webhook.WebhookRuntime;
 import me.loutres.juneau.webhook.WebhookRuntimes;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -42,6 +43,7 @@ public final class WebhookServer {
             throw new IllegalStateException("the webhook server is already started");
         }
         long startNanos = System.nanoTime();
+        warmUpOnAnotherCore();
         // the view opens (a YAML file read, or a client built and informers started) while TLS and Jetty start
         WebhookRuntimes.Opening opening = WebhookRuntimes.opening(config.settings(), config.viewSource(),
                 config.maxBodyBytes());
@@ -141,6 +143,21 @@ public final class WebhookServer {
         connector = null;
         reloader = null;
         runtime = null;
+    }
+
+    /**
+     * Class initialisation the main thread would otherwise wait for, started now on another thread while TLS loads:
+     * Jetty's MimeTypes lists every locale the JDK knows (about a tenth of the main thread's start-up). A class is
+     * initialised once; whoever needs it first while it runs waits for it instead of doing it again.
+     */
+    private static void warmUpOnAnotherCore() {
+        Thread warm = new Thread(() -> {
+            if (MimeTypes.DEFAULTS == null) {
+                LOG.debug("Jetty has no default MIME types");
+            }
+        }, "webhook-warm-up");
+        warm.setDaemon(true);
+        warm.start();
     }
 
     private static char[] randomPassword() {

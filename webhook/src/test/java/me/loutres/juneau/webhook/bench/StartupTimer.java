@@ -22,10 +22,16 @@ import me.loutres.juneau.webhook.testing.MockApiServer;
  * connection. The process runs exactly as {@code bin/juneau webhook} runs it (the cli jar and its libraries), with
  * fresh certificates and either the offline cluster state or a kubeconfig of an in-process mock API server (informers
  * list it). {@code --jvm} may be given several times: the configurations are interleaved run by run, so a busy
- * machine slows them alike, and reported side by side ({@code --jvm none} is the plain JVM). Usage:
- * {@code StartupTimer [--runs N] [--view state|kubeconfig] [--jvm "OPTS"]... [--classpath CP]}.
+ * machine slows them alike, and reported side by side ({@code --jvm none} is the plain JVM; {@code -cp DIR} among a
+ * configuration's options runs the jars of another build, {@code DIR} being its {@code cli/target}), with the CPU time
+ * the process used until ready. Usage:
+ * {@code StartupTimer [--runs N] [--view state|kubeconfig] [--jvm "OPTS"]... [--classpath CP] [--poll-ms MS]}: TCP is
+ * tried every 5 ms, {@code /readyz} every {@code MS} (default 20: each try is a TLS handshake, whose CPU the starting
+ * server shares on a small machine).
  */
 public final class StartupTimer {
+    private static int pollMillis = 20;
+
     private StartupTimer() {
     }
 
@@ -43,8 +49,9 @@ public final class StartupTimer {
                     jvms.add(options.equals("none") ? "" : options);
                 }
                 case "--classpath" -> classpath = args[++i];
+                case "--poll-ms" -> pollMillis = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: StartupTimer [--runs N] [--view state|kubeconfig] [--jvm \"OPTS\"] [--classpath CP]");
+                        + "; usage: StartupTimer [--runs N] [--view state|kubeconfig] [--jvm \"OPTS\"] [--classpath CP] [--poll-ms MS]");
             }
         }
         if (jvms.isEmpty()) {
@@ -74,14 +81,16 @@ public final class StartupTimer {
                 System.getProperty("java.version"), loadAverage());
         long[][] ready = new long[jvms.size()][runs];
         long[][] listening = new long[jvms.size()][runs];
+        long[][] cpu = new long[jvms.size()][runs];
         try {
             for (int run = 0; run < runs; run++) {
                 for (int j = 0; j < jvms.size(); j++) {
                     long[] times = once(dir, pki, tls, classpath, jvms.get(j), viewArgs);
                     listening[j][run] = times[0];
                     ready[j][run] = times[1];
-                    System.out.printf(Locale.ROOT, "run %d [%s]: port open %d ms, first /readyz 200 %d ms%n", run + 1,
-                            jvms.get(j), times[0], times[1]);
+                    cpu[j][run] = times[2];
+                    System.out.printf(Locale.ROOT, "run %d [%s]: port open %d ms, first /readyz 200 %d ms, CPU %d ms%n",
+                            run + 1, jvms.get(j), times[0], times[1], times[2]);
                 }
             }
         } finally {
@@ -90,13 +99,14 @@ public final class StartupTimer {
             }
         }
         System.out.println("load average after: " + loadAverage());
-        System.out.println("| JVM options | first /readyz 200 median ms | min ms | max ms | port open median ms |");
-        System.out.println("|---|---:|---:|---:|---:|");
+        System.out.println("| JVM options | first /readyz 200 median ms | min ms | max ms | port open median ms | CPU until ready median ms |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
         for (int j = 0; j < jvms.size(); j++) {
             Arrays.sort(ready[j]);
             Arrays.sort(listening[j]);
-            System.out.printf(Locale.ROOT, "| `%s` | %d | %d | %d | %d |%n", jvms.get(j).isBlank() ? "(none)" : jvms.get(j),
-                    ready[j][runs / 2], ready[j][0], ready[j][runs - 1], listening[j][runs / 2]);
+            Arrays.sort(cpu[j]);
+            System.out.printf(Locale.ROOT, "| `%s` | %d | %d | %d | %d | %d |%n", jvms.get(j).isBlank() ? "(none)" : jvms.get(j),
+                    ready[j][runs / 2], ready[j][0], ready[j][runs - 1], listening[j][runs / 2], cpu[j][runs / 2]);
         }
     }
 
@@ -115,9 +125,17 @@ public final class StartupTimer {
             port = probe.getLocalPort();
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        if (!jvm.isBlank()) {
-            command.addAll(List.of(jvm.strip().split("\\s+")));
+        List<String> options = jvm.isBlank() ? List.of() : List.of(jvm.strip().split("\\s+"));
+        // "-cp DIR" among a configuration's options: that build's jars (DIR/cli-*.jar and DIR/lib), to compare builds
+        int cp = options.indexOf("-cp");
+        if (cp >= 0 && cp + 1 < options.size()) {
+            classpath = cliClasspath(Path.of(options.get(cp + 1)));
+            List<String> rest = new ArrayList<>(options);
+            rest.remove(cp + 1);
+            rest.remove(cp);
+            options = rest;
         }
+        command.addAll(options);
         command.addAll(List.of("-cp", classpath, "me.loutres.juneau.cli.Juneau", "webhook",
                 "--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
                 "--port", Integer.toString(port), "--bind-address", "127.0.0.1"));
@@ -144,12 +162,13 @@ public final class StartupTimer {
                 }
                 try (HttpsConnection c = new HttpsConnection(tls, port)) {
                     if (c.exchange(LoadGenerator.Target.get("/readyz").request()) == 200) {
-                        return new long[] {open, (System.nanoTime() - start) / 1_000_000};
+                        long ready = (System.nanoTime() - start) / 1_000_000;
+                        return new long[] {open, ready, cpuMillis(server.pid())};
                     }
                 } catch (IOException notYet) {
                     // the connector is up before the context; keep polling
                 }
-                Thread.sleep(5);
+                Thread.sleep(pollMillis);
             }
             throw new IllegalStateException("not ready within 60 s; see " + dir.resolve("server.log"));
         } finally {
@@ -157,6 +176,18 @@ public final class StartupTimer {
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
                 server.destroyForcibly();
             }
+        }
+    }
+
+    /** User + system CPU time of a process so far (Linux /proc; -1 elsewhere). */
+    private static long cpuMillis(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // fields 14 and 15 of stat (utime, stime), counted from after the command name; clock ticks of 10 ms
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
@@ -169,7 +200,10 @@ public final class StartupTimer {
         if (root == null) {
             throw new IllegalStateException("cli/target/lib not found: build the jars first (mvn -B package -DskipTests)");
         }
-        Path target = root.resolve("cli/target");
+        return cliClasspath(root.resolve("cli/target"));
+    }
+
+    private static String cliClasspath(Path target) throws IOException {
         try (var jars = Files.list(target)) {
             Path cli = jars.filter(p -> p.getFileName().toString().matches("cli-.*\\.jar")
                     && !p.getFileName().toString().endsWith("-tests.jar")).findFirst()

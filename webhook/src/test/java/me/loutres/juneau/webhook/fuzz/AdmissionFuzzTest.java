@@ -49,6 +49,18 @@ class AdmissionFuzzTest {
     }
 
     @Test
+    void aDuplicatedUidKeyLeavesTheUidToBeEchoedUndefined() throws Exception {
+        // found by the 100,000-case run: "uid":"<uid>" then "uid":7; the reader keeps the last key, so the review
+        // echoes "7", which the oracle called a lost uid
+        FuzzCase c = DamagedReviews.generate(20_272_494L);
+        assertThat(c.toString()).contains("request.uid duplicated with");
+        assertThat(c.uid()).isNull();
+        assertThat(FuzzOracle.problem(c, target.send(c))).isEmpty();
+        FuzzCase plain = DamagedReviews.generate(FIRST_SEED);
+        assertThat(plain.toString()).doesNotContain("request.uid duplicated");
+    }
+
+    @Test
     void theGeneratorIsDeterministicAndDamagesEveryKindOfPosition() {
         for (long seed = FIRST_SEED; seed < FIRST_SEED + 200; seed++) {
             assertThat(DamagedReviews.generate(seed).body()).isEqualTo(DamagedReviews.generate(seed).body());

@@ -28,12 +28,22 @@ public record FuzzCase(long seed, String seedName, String method, String path, S
         return bytes.apply(render(tree, raws));
     }
 
-    /** The uid the request carries when it is well-formed enough to have one; null otherwise. */
+    /**
+     * The uid the request carries when it is well-formed enough to have one; null otherwise, also when the damage gave
+     * {@code request} a second {@code uid} key (which of two equal keys counts is not defined by JSON; the reader keeps
+     * the last one, so the first one's value need not come back).
+     */
     public String uid() {
         if (tree == null || bytes.changesContent()) {
             return null;
         }
-        JsonNode uid = tree.path("request").path("uid");
+        JsonNode request = tree.path("request");
+        for (java.util.Iterator<String> names = request.fieldNames(); names.hasNext(); ) {
+            if ("\"uid\"".equals(raws.get(names.next()))) {
+                return null;
+            }
+        }
+        JsonNode uid = request.path("uid");
         return uid.isTextual() && !raws.containsKey(uid.textValue()) ? uid.textValue() : null;
     }
 
