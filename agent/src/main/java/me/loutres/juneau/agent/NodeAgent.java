@@ -59,6 +59,8 @@ public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
     private static final Duration TICK = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** How long the watch may take to bring its cache in line with a direct list after an outage. */
+    private static final Duration CACHE_SETTLE = Duration.ofSeconds(5);
     private static final ResourceDefinitionContext ADVERTISEMENTS =
             ResourceDefinitionContext.fromResourceType(ARPAdvertisement.class);
 
@@ -72,7 +74,7 @@ public final class NodeAgent implements AutoCloseable {
     private final Reporter reporter;
     private final LeaseKeeper lease;
     private final ApiReachability api;
-    private final SharedIndexInformer<GenericKubernetesResource> informer;
+    private volatile SharedIndexInformer<GenericKubernetesResource> informer;
     private final ControllerRuntime runtime;
     private final WorkQueue<String> queue;
     private final OpsServer ops;
@@ -90,6 +92,9 @@ public final class NodeAgent implements AutoCloseable {
     private volatile boolean catchingUp;
     private Boolean lastWatching;
     private volatile long notWatchingSince = System.nanoTime();
+    private boolean wasDown;
+    private long cacheCheckSince;
+    private long lastCacheCheck;
 
     private record Retry(long notBeforeNanos, int failures) {
     }
@@ -111,16 +116,27 @@ public final class NodeAgent implements AutoCloseable {
                 + " VIP(s) from memory meanwhile");
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api);
+        this.informer = newInformer();
+        this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
+        this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
+                .withBackoff(Duration.ofMillis(200), MAX_BACKOFF));
+        this.ops = options.metricsPort() < 0 ? null
+                : new OpsServer(options.metricsBind(), options.metricsPort(), this::healthProblem,
+                        this::readinessProblem, metrics::scrape);
+    }
+
+    /** The watch of this node's advertisements (not started). */
+    private SharedIndexInformer<GenericKubernetesResource> newInformer() {
         // generic, then read one by one: a typed informer that meets one malformed object fails the whole list
-        this.informer = client.genericKubernetesResources(ADVERTISEMENTS)
+        SharedIndexInformer<GenericKubernetesResource> i = client.genericKubernetesResources(ADVERTISEMENTS)
                 .withLabel(JuneauConstants.LABEL_NODE, options.node()).runnableInformer(0);
-        informer.exceptionHandler((started, t) -> {
+        i.exceptionHandler((started, t) -> {
             // keep retrying with the informer's backoff: a node agent has nothing better to do than wait
             LOG.debug("ARPAdvertisement list/watch: {}", t.getMessage());
             api.failed("ARPAdvertisement watch", ApiReachability.firstLine(t));
             return true;
         });
-        informer.addEventHandler(new ResourceEventHandler<>() {
+        i.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource obj) {
                 kick();
@@ -136,12 +152,7 @@ public final class NodeAgent implements AutoCloseable {
                 kick();
             }
         });
-        this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
-        this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
-                .withBackoff(Duration.ofMillis(200), MAX_BACKOFF));
-        this.ops = options.metricsPort() < 0 ? null
-                : new OpsServer(options.metricsBind(), options.metricsPort(), this::healthProblem,
-                        this::readinessProblem, metrics::scrape);
+        return i;
     }
 
     /** Starts watching, answering and renewing; returns at once (the first list may still be under way). */
@@ -235,10 +246,55 @@ public final class NodeAgent implements AutoCloseable {
         if (!informer.hasSynced()) {
             return Result.after(Duration.ofMillis(200));
         }
+        if (cacheReplacedAfterOutage()) {
+            return Result.after(Duration.ofMillis(200)); // nothing changes until the fresh list is in
+        }
         long learned = pendingSince == 0 ? System.nanoTime() : pendingSince;
         pendingSince = 0;
         reconcile(learned);
         return Result.after(TICK);
+    }
+
+    /**
+     * After an outage a watch resumes from its last resourceVersion, without a list. An API server that came back
+     * with other contents (a restored or replaced store) would leave the cache stale for good, answering for
+     * advertisements that no longer exist; so once the watch is back, one direct list is compared with the cache,
+     * and a cache that still differs after a few seconds is replaced by a fresh informer (a fresh list).
+     */
+    private boolean cacheReplacedAfterOutage() {
+        boolean down = api.down();
+        long now = System.nanoTime();
+        if (wasDown && !down) {
+            cacheCheckSince = now;
+            lastCacheCheck = 0;
+        }
+        wasDown = down;
+        if (cacheCheckSince == 0 || down || (lastCacheCheck != 0 && now - lastCacheCheck < TICK.toNanos())) {
+            return false;
+        }
+        lastCacheCheck = now;
+        Map<String, String> server;
+        try {
+            server = versions(client.genericKubernetesResources(ADVERTISEMENTS)
+                    .withLabel(JuneauConstants.LABEL_NODE, options.node()).list().getItems());
+        } catch (KubernetesClientException e) {
+            return false; // the next turn tries again
+        }
+        if (server.equals(versions(informer.getStore().list()))) {
+            cacheCheckSince = 0;
+        } else if (now - cacheCheckSince > CACHE_SETTLE.toNanos()) {
+            cacheCheckSince = 0;
+            LOG.info("the API server's ARPAdvertisements differ from the watch's cache after the outage (a restored or"
+                    + " replaced store?); listing them afresh");
+            SharedIndexInformer<GenericKubernetesResource> stale = informer;
+            notWatchingSince = System.nanoTime(); // a new watch opening, not an outage
+            lastWatching = false;
+            informer = newInformer();
+            informer.start();
+            stale.stop();
+            return true;
+        }
+        return false;
     }
 
     /** The watch's state, for the log (one line per change, via {@link ApiReachability}) and liveness. */

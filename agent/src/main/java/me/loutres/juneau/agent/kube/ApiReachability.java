@@ -62,6 +62,14 @@ public final class ApiReachability {
 
     /** The first line of the innermost cause: enough to tell a refused connection from a timeout. */
     public static String firstLine(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof KubernetesClientException k && k.getCode() > 0) {
+                // the API server answered: its code and message, not fabric8's dump of the whole Status
+                String message = k.getStatus() == null || k.getStatus().getMessage() == null ? ""
+                        : " " + k.getStatus().getMessage().lines().findFirst().orElse("");
+                return "HTTP " + k.getCode() + message;
+            }
+        }
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

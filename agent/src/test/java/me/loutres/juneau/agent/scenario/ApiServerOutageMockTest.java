@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * one port: started while it is down, the agent retries (alive, not ready) and says so once; once it is up the
  * agent lists, becomes ready and announces; when it goes away mid-run the agent keeps answering ARP for what it
  * owns, stays alive and says so once; when it comes back (with an empty store, as after a restore) the agent
- * follows it: its Lease, the status and the VIP that appeared meanwhile. The logging is the shipped default
+ * follows it: its Lease, the status, the VIP that appeared meanwhile and the one that is gone. The logging is the shipped default
  * ({@link Logging#quiet}), and no line of it carries a stack trace.
  */
 class ApiServerOutageMockTest {
@@ -54,6 +54,7 @@ class ApiServerOutageMockTest {
     static final MacAddress CLIENT_MAC = MacAddress.parse("02:00:00:00:00:01");
     static final String VIP = "198.18.0.100";
     static final String NEW_VIP = "198.18.0.101";
+    static final String OLD_VIP = "198.18.0.102";
     static final InterfaceInfo ETH0 = new InterfaceInfo("eth0", 2, MAC,
             List.of(new InterfaceInfo.Prefix(Ipv4.parse("198.18.0.11"), 24)), true, false);
 
@@ -107,9 +108,12 @@ class ApiServerOutageMockTest {
         // up: the agent lists, becomes ready, announces and reports
         server = LocalApiServer.start(port);
         advertise(server, "web", VIP);
+        advertise(server, "old", OLD_VIP);
         Eventually.until("ready once the API server is up", () -> agent.readinessProblem() == null);
-        assertThat(wire.awaitSent("eth0", 2).subList(0, 2)).containsExactly(
-                ArpFrame.gratuitousRequest(MAC, Ipv4.parse(VIP)), ArpFrame.gratuitousReply(MAC, Ipv4.parse(VIP)));
+        eventually(() -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse(OLD_VIP)));
+        assertThat(wire.awaitSent("eth0", 4)).contains(
+                ArpFrame.gratuitousRequest(MAC, Ipv4.parse(VIP)), ArpFrame.gratuitousReply(MAC, Ipv4.parse(VIP)),
+                ArpFrame.gratuitousRequest(MAC, Ipv4.parse(OLD_VIP)), ArpFrame.gratuitousReply(MAC, Ipv4.parse(OLD_VIP)));
         eventually(() -> assertThat(announced(server, "web")).isEqualTo("True"));
         eventually(() -> assertThat(lease(server)).isNotNull());
         Eventually.until("the recovery is said once", () -> count("the API server answers again") == 1);
@@ -120,11 +124,12 @@ class ApiServerOutageMockTest {
         Eventually.until("the outage mid-run is said", () -> count("cannot reach the API server") == 2);
         Thread.sleep(1_500);
         assertThat(answers(VIP)).as("answering from memory while the API server is away").isTrue();
-        assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP));
+        assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse(OLD_VIP));
         assertThat(agent.healthProblem()).isNull();
         assertThat(count("cannot reach the API server")).isEqualTo(2);
 
-        // back, with an empty store: the Lease is written again, the watch resumes and follows the new state
+        // back, with an empty store: the Lease is written again, the watch resumes, the agent sees that its cache
+        // holds what the server no longer has ("old") and lists afresh, and follows the new state
         server = LocalApiServer.start(port);
         eventually(Duration.ofSeconds(60), () -> assertThat(lease(server)).isNotNull());
         Eventually.until(Duration.ofSeconds(60), "the second recovery is said",
@@ -132,7 +137,8 @@ class ApiServerOutageMockTest {
         int framesBefore = wire.sent("eth0").size();
         advertise(server, "web", VIP);
         advertise(server, "api", NEW_VIP);
-        eventually(() -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse(NEW_VIP)));
+        eventually(Duration.ofSeconds(60),
+                () -> assertThat(agent.answering()).containsOnlyKeys(Ipv4.parse(VIP), Ipv4.parse(NEW_VIP)));
         eventually(() -> assertThat(wire.sent("eth0").subList(framesBefore, wire.sent("eth0").size()))
                 .contains(ArpFrame.gratuitousRequest(MAC, Ipv4.parse(NEW_VIP))));
         eventually(() -> {
@@ -142,7 +148,8 @@ class ApiServerOutageMockTest {
         assertThat(wire.sent("eth0").subList(framesBefore, wire.sent("eth0").size()))
                 .as("the VIP it kept is not announced again: it never stopped answering it")
                 .noneMatch(f -> f.senderIp() == Ipv4.parse(VIP) && f.targetIp() == Ipv4.parse(VIP));
-        assertThat(messages("stopped answering ARP")).isEmpty();
+        assertThat(messages("stopped answering ARP for " + VIP)).isEmpty();
+        assertThat(messages("stopped answering ARP for " + OLD_VIP)).hasSize(1);
         assertThat(agent.healthProblem()).isNull();
         assertThat(agent.readinessProblem()).isNull();
 
