@@ -4,107 +4,320 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.ControllerOptions;
+import me.loutres.juneau.controller.JuneauController;
 
 /**
  * Load benchmark of {@code juneau up} (not a test; outside {@code mvn verify}): the same stack `up` starts (local
  * API server, webhook over HTTPS in front of it, controller), then N managed Services created through the API
  * server by concurrent clients (each write reviewed by the webhook), and the time until every one has its VIP in
- * its ServiceLoadBalancer's status. Prints create time, time to all VIPs and the number of distinct VIPs.
+ * its ServiceLoadBalancer's status. A watch on ServiceLoadBalancers sees each VIP arrive (a list of every object
+ * every few hundred milliseconds would cost the machine more than the stack it measures); one list at the end
+ * checks the count and that the VIPs are distinct. Prints create time, time to all VIPs, the CPU time each part
+ * used per Service (threads grouped by name) and the heap.
  *
- * <pre>java -cp ... me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T]</pre>
+ * <p>{@code --stock-mock}: the baseline, fabric8's stock mock API server (CRUD mode, plain HTTP, no admission: it
+ * cannot call a webhook) with the same controller, the same Services and the same measurement.
+ *
+ * <pre>
+ * cd cli && CP="target/test-classes:target/classes:$(ls target/lib/*.jar | tr '\n' ':')"
+ * java -Xmx3g -cp "$CP" me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T] [--stock-mock]
+ * </pre>
  */
 public final class UpLoadBenchmark {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The stock mock logs every request through java.util.logging (held here: JUL keeps loggers weakly). */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
     private UpLoadBenchmark() {
+    }
+
+    /** What the Services are created against. */
+    private interface Target extends AutoCloseable {
+        KubernetesClient admin();
+
+        String describe();
+
+        @Override
+        void close();
     }
 
     public static void main(String[] args) throws Exception {
         int n = 10_000;
         int threads = 16;
+        boolean stock = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--threads")) {
                 threads = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--stock-mock")) {
+                stock = true;
             } else {
                 n = Integer.parseInt(args[i]);
             }
         }
         Logs.quiet();
-        try (LocalStack stack = LocalStack.start(0, 0, true)) {
-            if (!stack.awaitReady(Duration.ofSeconds(60))) {
-                throw new IllegalStateException("the stack did not become ready");
-            }
-            KubernetesClient admin = stack.api().adminClient();
-            AddressPool pool = new AddressPool();
-            pool.getMetadata().setName("bench-pool");
-            pool.setSpec(new AddressPoolSpec(JuneauConstants.MODE_BGP, List.of("10.200.0.0/16")));
-            admin.resource(pool).create();
-            ExternalNetwork net = new ExternalNetwork();
-            net.getMetadata().setName("bench");
-            net.setSpec(new ExternalNetworkSpec(JuneauConstants.MODE_BGP, List.of("bench-pool")));
-            admin.resource(net).create();
-            Thread.sleep(500); // the webhook's view sees the network before Services name it
-
-            long t0 = System.nanoTime();
-            ExecutorService pool2 = Executors.newFixedThreadPool(threads);
-            List<Future<?>> done = new ArrayList<>();
-            int total = n;
-            int per = (n + threads - 1) / threads;
-            for (int t = 0; t < threads; t++) {
-                int from = t * per;
-                int to = Math.min(total, from + per);
-                done.add(pool2.submit(() -> {
-                    for (int i = from; i < to; i++) {
-                        admin.resource(service("svc-" + i)).create();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-            pool2.shutdown();
-            long created = System.nanoTime();
-            System.out.printf("created %d Services in %.1f s (%.0f/s, %d client threads, each reviewed by the "
-                    + "webhook)%n", n, (created - t0) / 1e9, n / ((created - t0) / 1e9), threads);
-            int withVip = 0;
-            Set<String> vips = new HashSet<>();
-            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            while (System.nanoTime() < deadline) {
-                vips.clear();
-                withVip = 0;
-                for (ServiceLoadBalancer slb : admin.resources(ServiceLoadBalancer.class).inNamespace("default")
-                        .list().getItems()) {
-                    if (slb.getStatus() != null && slb.getStatus().getVip() != null) {
-                        withVip++;
-                        vips.add(slb.getStatus().getVip());
-                    }
-                }
-                if (withVip >= n) {
-                    break;
-                }
-                Thread.sleep(250);
-            }
-            long all = System.nanoTime();
-            System.out.printf("%d of %d Services have a VIP (%d distinct) %.1f s after the first create (%.1f s "
-                    + "after the last)%n", withVip, n, vips.size(), (all - t0) / 1e9, (all - created) / 1e9);
-            Runtime rt = Runtime.getRuntime();
-            System.gc();
-            System.out.printf("heap used after GC: %d MiB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
+        try (Target target = stock ? stockMock() : localStack()) {
+            run(target, n, threads);
         }
+    }
+
+    private static Target localStack() throws Exception {
+        LocalStack stack = LocalStack.start(0, 0, true);
+        if (!stack.awaitReady(Duration.ofSeconds(60))) {
+            stack.close();
+            throw new IllegalStateException("the stack did not become ready");
+        }
+        return new Target() {
+            @Override
+            public KubernetesClient admin() {
+                return stack.api().adminClient();
+            }
+
+            @Override
+            public String describe() {
+                return "local API server (apiserver, HTTPS), every write reviewed by the webhook over HTTPS";
+            }
+
+            @Override
+            public void close() {
+                stack.close();
+            }
+        };
+    }
+
+    /** fabric8's stock mock in CRUD mode with Juneau's CRDs, the local Nodes, and the controller as `up` runs it. */
+    private static Target stockMock() throws Exception {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), false);
+        server.init();
+        KubernetesClient admin = server.createClient();
+        for (Class<? extends CustomResource<?, ?>> kind : List.of(AddressPool.class, ExternalNetwork.class,
+                ServiceLoadBalancer.class, ARPAdvertisement.class)) {
+            admin.apiextensions().v1().customResourceDefinitions().resource(crd(kind)).create();
+        }
+        for (int i = 0; i < LocalStack.NODE_NAMES.size(); i++) {
+            admin.nodes().resource(LocalStack.node(LocalStack.NODE_NAMES.get(i), "192.168.10." + (11 + i))).create();
+        }
+        KubernetesClient controllerClient = server.createClient();
+        JuneauController controller = JuneauController.start(controllerClient, ControllerOptions
+                .defaults("juneau-local-controller").withMetricsPort(-1)
+                .withLease(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(controller.isReady() && controller.isLeader()) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        return new Target() {
+            @Override
+            public KubernetesClient admin() {
+                return admin;
+            }
+
+            @Override
+            public String describe() {
+                return "fabric8 stock mock (CRUD, HTTP), no admission";
+            }
+
+            @Override
+            public void close() {
+                controller.close();
+                controllerClient.close();
+                admin.close();
+                server.destroy();
+            }
+        };
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition crd(
+            Class<? extends CustomResource<?, ?>> kind) {
+        CustomResourceDefinitionBuilder b = CustomResourceDefinitionContext.v1CRDFromCustomResourceType((Class) kind);
+        if (kind != ExternalNetwork.class && kind != ARPAdvertisement.class) {
+            b = b.editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
+                    .endVersion().endSpec();
+        }
+        return b.build();
+    }
+
+    private static void run(Target target, int n, int threads) throws Exception {
+        KubernetesClient admin = target.admin();
+        AddressPool pool = new AddressPool();
+        pool.getMetadata().setName("bench-pool");
+        pool.setSpec(new AddressPoolSpec(JuneauConstants.MODE_BGP, List.of("10.200.0.0/16")));
+        admin.resource(pool).create();
+        ExternalNetwork net = new ExternalNetwork();
+        net.getMetadata().setName("bench");
+        net.setSpec(new ExternalNetworkSpec(JuneauConstants.MODE_BGP, List.of("bench-pool")));
+        admin.resource(net).create();
+        Thread.sleep(500); // the webhook's view sees the network before Services name it
+
+        Map<String, String> vipByName = new ConcurrentHashMap<>();
+        CountDownLatch allVips = new CountDownLatch(n);
+        Watch watch = admin.resources(ServiceLoadBalancer.class).inNamespace("default").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, ServiceLoadBalancer slb) {
+                if (slb.getStatus() != null && slb.getStatus().getVip() != null
+                        && vipByName.putIfAbsent(slb.getMetadata().getName(), slb.getStatus().getVip()) == null) {
+                    allVips.countDown();
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                System.out.println("the ServiceLoadBalancer watch closed: " + cause.getMessage());
+            }
+        });
+
+        Map<String, Long> cpu0 = cpuByPart();
+        long process0 = processCpu();
+        long t0 = System.nanoTime();
+        ExecutorService clients = Executors.newFixedThreadPool(threads, r -> new Thread(r, "bench-client"));
+        List<Future<?>> done = new ArrayList<>();
+        int per = (n + threads - 1) / threads;
+        for (int t = 0; t < threads; t++) {
+            int from = t * per;
+            int to = Math.min(n, from + per);
+            done.add(clients.submit(() -> {
+                for (int i = from; i < to; i++) {
+                    admin.resource(service("svc-" + i)).create();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        long created = System.nanoTime();
+        boolean complete = allVips.await(5, TimeUnit.MINUTES);
+        long all = System.nanoTime();
+        Map<String, Long> cpu1 = cpuByPart();
+        long process1 = processCpu();
+        clients.shutdown(); // after the CPU count: its threads are counted as long as they live
+        watch.close();
+
+        System.out.println(target.describe());
+        System.out.printf("created %d Services in %.1f s (%.0f/s, %d client threads)%n", n, (created - t0) / 1e9,
+                n / ((created - t0) / 1e9), threads);
+        System.out.printf("%s: %d of %d Services have a VIP %.1f s after the first create (%.1f s after the last)%n",
+                complete ? "all VIPs" : "TIMED OUT", vipByName.size(), n, (all - t0) / 1e9, (all - created) / 1e9);
+        int listed = 0;
+        Set<String> vips = new HashSet<>();
+        for (ServiceLoadBalancer slb : admin.resources(ServiceLoadBalancer.class).inNamespace("default").list()
+                .getItems()) {
+            if (slb.getStatus() != null && slb.getStatus().getVip() != null) {
+                listed++;
+                vips.add(slb.getStatus().getVip());
+            }
+        }
+        System.out.printf("checked by a list afterwards: %d ServiceLoadBalancers with a VIP, %d distinct VIPs%n", listed,
+                vips.size());
+        long processMs = (process1 - process0) / 1_000_000;
+        System.out.printf("CPU from the first create to the last VIP: %.1f s for the process (%.2f cores over %.1f s), "
+                + "%.2f ms per Service; by thread group (ms per Service):%n", processMs / 1e3,
+                (process1 - process0) / (double) (all - t0), (all - t0) / 1e9, processMs / (double) n);
+        long counted = 0;
+        for (Map.Entry<String, Long> e : cpu1.entrySet()) {
+            long used = e.getValue() - cpu0.getOrDefault(e.getKey(), 0L);
+            counted += used;
+            System.out.printf("  %-58s %8.2f%n", e.getKey(), used / 1e6 / n);
+        }
+        System.out.printf("  %-58s %8.2f%n", "(threads that ended in between, JIT, GC)",
+                ((process1 - process0) - counted) / 1e6 / n);
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        System.out.printf("heap used after GC: %d MiB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
+    }
+
+    /** CPU time of the live threads, summed by the part their name says they belong to. */
+    private static Map<String, Long> cpuByPart() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String part : List.of(API_SERVER, ADMISSION_CLIENT, WEBHOOK, CONTROLLER, HANDLERS, VERTX, BENCH, OTHER)) {
+            out.put(part, 0L);
+        }
+        for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long cpu = THREADS.getThreadCpuTime(info.getThreadId());
+            if (cpu > 0) {
+                out.merge(part(info.getThreadName()), cpu, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static final String API_SERVER = "API server (Jetty threads)";
+    private static final String ADMISSION_CLIENT = "API server's webhook client (HttpClient threads)";
+    private static final String WEBHOOK = "webhook (Jetty threads)";
+    private static final String CONTROLLER = "controller (workers, informer handlers, lease)";
+    private static final String HANDLERS = "fabric8 event handler threads (informers of controller and webhook)";
+    private static final String VERTX = "fabric8 clients' I/O and JSON (vert.x: all clients; the stock mock's server)";
+    private static final String BENCH = "benchmark client threads";
+    private static final String OTHER = "other live threads (mock server, JVM)";
+
+    private static String part(String thread) {
+        if (thread.startsWith("local-apiserver")) {
+            return API_SERVER;
+        }
+        if (thread.startsWith("HttpClient-") || thread.startsWith("admission-")) {
+            return ADMISSION_CLIENT;
+        }
+        if (thread.startsWith("webhook")) {
+            return WEBHOOK;
+        }
+        if (thread.startsWith("juneau-")) {
+            return CONTROLLER;
+        }
+        if (thread.matches("-?\\d*-?pool-\\d+-thread-\\d+")) {
+            return HANDLERS;
+        }
+        if (thread.startsWith("vert.x-")) {
+            return VERTX;
+        }
+        if (thread.equals("bench-client")) {
+            return BENCH;
+        }
+        return OTHER;
+    }
+
+    private static long processCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static Service service(String name) {
