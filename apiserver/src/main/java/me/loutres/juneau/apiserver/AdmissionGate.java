@@ -1,13 +1,8 @@
 package me.loutres.juneau.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GroupVersionKind;
-import io.fabric8.kubernetes.api.model.GroupVersionResource;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
 import java.util.Base64;
@@ -24,8 +19,11 @@ import me.loutres.juneau.admission.Endpoint;
  * passed back as {@code Warning} headers.
  */
 final class AdmissionGate implements Admission {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final WebhookCaller webhook;
+    /** The table answers the same for the same request kind: looked up once per kind, not per request. */
+    private final java.util.Map<String, List<Endpoint>> routes = new java.util.concurrent.ConcurrentHashMap<>();
 
     AdmissionGate(WebhookCaller webhook) {
         this.webhook = webhook;
@@ -35,37 +33,38 @@ final class AdmissionGate implements Admission {
     public ObjectNode admit(String operation, ResourceType type, String subresource, String namespace, String name,
             ObjectNode object, ObjectNode old, Caller caller) throws ApiException {
         // the shared routing table: which webhooks a request reaches, mutating first (SPEC 2.7)
-        List<Endpoint> hooks = AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation);
+        List<Endpoint> hooks = routes.computeIfAbsent(type.group() + "/" + type.plural() + "/" + subresource + "/"
+                + operation, k -> AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation));
         ObjectNode current = object;
         for (Endpoint hook : hooks) {
             if (!hook.reach().test(current) && !hook.reach().test(old)) {
                 continue; // the matchConditions keep other objects (e.g. unmanaged Services) away
             }
-            AdmissionReview review = review(operation, type, subresource, namespace, name, caller, current, old);
-            AdmissionResponse response;
+            ObjectNode review = review(operation, type, subresource, namespace, name, caller, current, old);
+            JsonNode response;
             try {
-                AdmissionReview answer = webhook.call(hook.path(), review);
-                response = answer == null ? null : answer.getResponse();
+                JsonNode answer = webhook.callJson(hook.path(), review);
+                response = answer == null ? null : answer.get("response");
             } catch (IOException e) {
                 throw ApiException.internal("failed calling webhook \"" + hook.webhookName() + "\": " + e.getMessage());
             }
-            if (response == null) {
+            if (response == null || !response.isObject()) {
                 throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned no response");
             }
-            if (response.getWarnings() != null) {
-                caller.warnings().addAll(response.getWarnings());
+            for (JsonNode warning : response.path("warnings")) {
+                caller.warnings().add(warning.asText());
             }
-            if (!Boolean.TRUE.equals(response.getAllowed())) {
-                String message = response.getStatus() == null || response.getStatus().getMessage() == null ? ""
-                        : response.getStatus().getMessage();
-                int code = response.getStatus() == null || response.getStatus().getCode() == null ? 403
-                        : response.getStatus().getCode();
+            JsonNode allowed = response.path("allowed");
+            if (!allowed.isBoolean() || !allowed.booleanValue()) {
+                JsonNode status = response.path("status");
+                String message = status.path("message").isTextual() ? status.path("message").asText() : "";
+                int code = status.path("code").isInt() ? status.path("code").asInt() : 403;
                 throw new ApiException(code, "Forbidden", "admission webhook \"" + hook.webhookName()
                         + "\" denied the request: " + message, null);
             }
-            if (hook.mutating() && response.getPatch() != null && current != null) {
+            if (hook.mutating() && response.path("patch").isTextual() && current != null) {
                 try {
-                    JsonNode patch = Json.MAPPER.readTree(Base64.getDecoder().decode(response.getPatch()));
+                    JsonNode patch = Json.MAPPER.readTree(Base64.getDecoder().decode(response.path("patch").asText()));
                     current = (ObjectNode) JsonPatch.apply(patch, current);
                 } catch (IOException | RuntimeException e) {
                     throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned an unusable patch: "
@@ -76,38 +75,49 @@ final class AdmissionGate implements Admission {
         return current;
     }
 
-    private static AdmissionReview review(String operation, ResourceType type, String subresource,
-            String namespace, String name, Caller caller, JsonNode object, JsonNode old) {
-        AdmissionRequest request = new AdmissionRequest();
-        request.setUid(UUID.randomUUID().toString());
-        GroupVersionKind gvk = new GroupVersionKind(type.group(), type.kind(), type.version());
-        GroupVersionResource gvr = new GroupVersionResource(type.group(), type.plural(), type.version());
-        request.setKind(gvk);
-        request.setRequestKind(gvk);
-        request.setResource(gvr);
-        request.setRequestResource(gvr);
-        request.setSubResource(subresource);
-        request.setName(name);
-        request.setNamespace(type.namespaced() ? namespace : null);
-        request.setOperation(operation);
-        request.setUserInfo(caller.user());
-        request.setObject(object == null ? null : Json.MAPPER.convertValue(object, GenericKubernetesResource.class));
-        request.setOldObject(old == null ? null : Json.MAPPER.convertValue(old, GenericKubernetesResource.class));
-        request.setDryRun(caller.dryRun());
+    /**
+     * The AdmissionReview kube-apiserver sends, built as a JSON tree: the objects go in as they are stored (no
+     * round trip through a typed model), the rest is what the fabric8 AdmissionRequest would serialize to.
+     */
+    static ObjectNode review(String operation, ResourceType type, String subresource, String namespace,
+            String name, Caller caller, JsonNode object, JsonNode old) {
+        ObjectNode review = F.objectNode();
+        review.put("apiVersion", "admission.k8s.io/v1");
+        review.put("kind", "AdmissionReview");
+        ObjectNode request = review.putObject("request");
+        request.put("uid", UUID.randomUUID().toString());
+        ObjectNode gvk = F.objectNode().put("group", type.group()).put("kind", type.kind())
+                .put("version", type.version());
+        ObjectNode gvr = F.objectNode().put("group", type.group()).put("resource", type.plural())
+                .put("version", type.version());
+        request.set("kind", gvk);
+        request.set("requestKind", gvk.deepCopy());
+        request.set("resource", gvr);
+        request.set("requestResource", gvr.deepCopy());
+        putIfNotNull(request, "subResource", subresource);
+        putIfNotNull(request, "name", name);
+        putIfNotNull(request, "namespace", type.namespaced() ? namespace : null);
+        request.put("operation", operation);
+        request.set("userInfo", Json.MAPPER.valueToTree(caller.user()));
+        if (object != null) {
+            request.set("object", object);
+        }
+        if (old != null) {
+            request.set("oldObject", old);
+        }
+        request.put("dryRun", caller.dryRun());
         String optionsKind = switch (operation) {
             case "CREATE" -> "CreateOptions";
             case "UPDATE" -> "UpdateOptions";
             default -> "DeleteOptions";
         };
-        GenericKubernetesResource options = new GenericKubernetesResource();
-        options.setApiVersion("meta.k8s.io/v1");
-        options.setKind(optionsKind);
-        request.setOptions(options);
-        AdmissionReview review = new AdmissionReview();
-        review.setApiVersion("admission.k8s.io/v1");
-        review.setKind("AdmissionReview");
-        review.setRequest(request);
+        request.putObject("options").put("apiVersion", "meta.k8s.io/v1").put("kind", optionsKind);
         return review;
     }
 
+    private static void putIfNotNull(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
 }

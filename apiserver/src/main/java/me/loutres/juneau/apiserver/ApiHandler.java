@@ -549,12 +549,23 @@ final class ApiHandler extends Handler.Abstract {
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
-        try (OutputStream out = Content.Sink.asOutputStream(response)) {
+        // buffered: Jetty's sink stream writes (a chunk and a TLS record) per call; events go out on flush
+        try (OutputStream out = new java.io.BufferedOutputStream(Content.Sink.asOutputStream(response), 64 * 1024)) {
             stream.run(new WatchSink() {
                 @Override
                 public void event(String kind, JsonNode object) throws IOException {
                     out.write(Json.MAPPER.writeValueAsBytes(watchEvent(kind, object)));
                     out.write('\n');
+                }
+
+                @Override
+                public void item(String kind, Store.Encoded object) throws IOException {
+                    // the same line as event(): {"type":...,"object":...}, the object's JSON shared by all streams
+                    out.write(EVENT_START);
+                    out.write(kind.getBytes(StandardCharsets.US_ASCII));
+                    out.write(EVENT_OBJECT);
+                    out.write(object.json());
+                    out.write(EVENT_END);
                 }
 
                 @Override
@@ -585,6 +596,11 @@ final class ApiHandler extends Handler.Abstract {
     /** Where a watch's events go: lines of an HTTP stream, or messages of a WebSocket. */
     private interface WatchSink {
         void event(String type, JsonNode object) throws IOException;
+
+        /** A stored object's event (written once per event, whichever streams send it). */
+        default void item(String type, Store.Encoded object) throws IOException {
+            event(type, object.object());
+        }
 
         void flush() throws IOException;
 
@@ -630,7 +646,7 @@ final class ApiHandler extends Handler.Abstract {
                 if (initialEvents) {
                     // sendInitialEvents: the current state, then a bookmark that marks its end
                     for (Store.WatchItem item = w.queue.poll(); item != null; item = w.queue.poll()) {
-                        sink.event(item.type(), render(type, item.object(), table, first));
+                        send(sink, item, first);
                         first = false;
                     }
                     ObjectNode bm = bookmark(type, ops.store().revision());
@@ -647,11 +663,11 @@ final class ApiHandler extends Handler.Abstract {
                     long published = ops.store().revision();
                     Store.WatchItem item = w.queue.poll(500, TimeUnit.MILLISECONDS);
                     if (item != null) {
-                        sink.event(item.type(), render(type, item.object(), table, first));
+                        send(sink, item, first);
                         first = false;
                         // drain what is queued without a flush per event
                         for (int n = 0; n < 256 && (item = w.queue.poll()) != null; n++) {
-                            sink.event(item.type(), render(type, item.object(), table, false));
+                            send(sink, item, false);
                         }
                         sink.flush();
                     } else if (bookmarks && System.nanoTime() - lastBookmark > TimeUnit.SECONDS.toNanos(10)) {
@@ -666,7 +682,19 @@ final class ApiHandler extends Handler.Abstract {
                 ops.store().close(w);
             }
         }
+
+        private void send(WatchSink sink, Store.WatchItem item, boolean withDefinitions) throws IOException {
+            if (table) {
+                sink.event(item.type(), render(type, item.object(), true, withDefinitions));
+            } else {
+                sink.item(item.type(), item.encoded());
+            }
+        }
     }
+
+    private static final byte[] EVENT_START = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT_OBJECT = "\",\"object\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.US_ASCII);
 
     /** A watch served over WebSocket: its own thread drains the stream into text messages, one event each. */
     private void serveOverWebSocket(WatchStream stream, Session session) {

@@ -39,7 +39,40 @@ final class Store {
     }
 
     /** What a watch stream sends: an event type and the object. */
-    record WatchItem(String type, JsonNode object) {
+    record WatchItem(String type, Encoded encoded) {
+        JsonNode object() {
+            return encoded.object();
+        }
+    }
+
+    /**
+     * An object of an event with its JSON, written once however many watch streams send it (the controller's and
+     * the webhook's informers watch the same kinds).
+     */
+    static final class Encoded {
+        private final JsonNode object;
+        private volatile byte[] json;
+
+        Encoded(JsonNode object) {
+            this.object = object;
+        }
+
+        JsonNode object() {
+            return object;
+        }
+
+        byte[] json() {
+            byte[] j = json;
+            if (j == null) {
+                try {
+                    j = Json.MAPPER.writeValueAsBytes(object);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                json = j; // two streams racing here write the same bytes
+            }
+            return j;
+        }
     }
 
     /** One open watch: the events it selects, queued for the stream that serves it. */
@@ -57,6 +90,10 @@ final class Store {
         }
 
         void offer(Event e) {
+            offer(e, null);
+        }
+
+        void offer(Event e, Encoded encoded) {
             if (!e.type().key().equals(type.key())) {
                 return;
             }
@@ -77,7 +114,7 @@ final class Store {
                 overflowed = true;
                 return;
             }
-            queue.add(new WatchItem(kind, e.object()));
+            queue.add(new WatchItem(kind, encoded != null ? encoded : new Encoded(e.object())));
         }
     }
 
@@ -323,8 +360,9 @@ final class Store {
         if (history.size() > historyLimit) {
             history.removeFirst();
         }
+        Encoded encoded = new Encoded(e.object());
         for (Watch w : watches) {
-            w.offer(e);
+            w.offer(e, encoded);
         }
         for (Consumer<Event> l : listeners) {
             l.accept(e);
@@ -346,7 +384,7 @@ final class Store {
                         : all.subMap(w.namespace + "/", true, w.namespace + "/\uffff", true);
                 for (ObjectNode o : range.values()) {
                     if (filter.test(o)) {
-                        w.queue.add(new WatchItem(ADDED, o));
+                        w.queue.add(new WatchItem(ADDED, new Encoded(o)));
                     }
                 }
             } else if (from < revision) {

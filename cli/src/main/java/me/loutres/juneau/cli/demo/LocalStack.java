@@ -42,10 +42,12 @@ public final class LocalStack implements AutoCloseable {
     private final JuneauController controller;
     private final Path tlsDir;
     private final int webhookPort;
+    private final HttpsWebhookCaller webhookCaller;
 
-    private LocalStack(int apiPort, int webhookPort, boolean withNodes) throws IOException {
+    private LocalStack(int apiPort, int webhookPort, boolean withNodes, int workers) throws IOException {
         Path dir = null;
         LocalApiServer server = null;
+        HttpsWebhookCaller caller = null;
         KubernetesClient wc = null;
         KubernetesClient cc = null;
         try {
@@ -68,9 +70,11 @@ public final class LocalStack implements AutoCloseable {
             wc = server.client(Identities.ADMIN_TOKEN);
             int port = webhook.start(WebhookConfig.builder(cert, key).bindAddress("127.0.0.1").port(webhookPort)
                     .settings(AdmissionSettings.defaults()).viewSource(new ClusterViewSource.Client(wc, server::storageGet)).build());
-            server.useWebhook(new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + port), ca.certificatePem()));
+            caller = new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + port), ca.certificatePem());
+            server.useWebhook(caller);
             cc = server.client(Identities.CONTROLLER_TOKEN);
             ControllerOptions options = ControllerOptions.defaults("juneau-local-controller").withMetricsPort(0)
+                    .withWorkers(workers)
                     .withLease(new Leadership.Timing(Duration.ofSeconds(4), Duration.ofSeconds(3),
                             Duration.ofMillis(500)));
             this.controller = JuneauController.start(cc, options);
@@ -79,9 +83,11 @@ public final class LocalStack implements AutoCloseable {
             this.controllerClient = cc;
             this.tlsDir = dir;
             this.webhookPort = port;
+            this.webhookCaller = caller;
         } catch (IOException | RuntimeException | java.security.GeneralSecurityException
                 | WebhookServer.WebhookStartException e) {
             webhook.stop();
+            closeQuietly(caller);
             closeQuietly(cc);
             closeQuietly(wc);
             if (server != null) {
@@ -93,7 +99,12 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes) throws IOException {
-        return new LocalStack(apiPort, webhookPort, withNodes);
+        return start(apiPort, webhookPort, withNodes, ControllerOptions.DEFAULT_WORKERS);
+    }
+
+    /** As {@link #start(int, int, boolean)} with this many controller workers (Service keys reconciled at once). */
+    public static LocalStack start(int apiPort, int webhookPort, boolean withNodes, int workers) throws IOException {
+        return new LocalStack(apiPort, webhookPort, withNodes, workers);
     }
 
     static Node node(String name, String internalIp) {
@@ -140,6 +151,7 @@ public final class LocalStack implements AutoCloseable {
         webhook.stop();
         closeQuietly(webhookClient);
         api.close();
+        closeQuietly(webhookCaller);
         deleteTree(tlsDir);
     }
 

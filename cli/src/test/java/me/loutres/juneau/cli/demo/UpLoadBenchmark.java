@@ -56,7 +56,7 @@ import me.loutres.juneau.controller.JuneauController;
  *
  * <pre>
  * cd cli && CP="target/test-classes:target/classes:$(ls target/lib/*.jar | tr '\n' ':')"
- * java -Xmx3g -cp "$CP" me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T] [--stock-mock]
+ * java -Xmx3g -cp "$CP" me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T] [--workers W] [--stock-mock]
  * </pre>
  */
 public final class UpLoadBenchmark {
@@ -81,9 +81,12 @@ public final class UpLoadBenchmark {
         int n = 10_000;
         int threads = 16;
         boolean stock = false;
+        int workers = ControllerOptions.DEFAULT_WORKERS;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--threads")) {
                 threads = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--workers")) {
+                workers = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--stock-mock")) {
                 stock = true;
             } else {
@@ -91,13 +94,13 @@ public final class UpLoadBenchmark {
             }
         }
         Logs.quiet();
-        try (Target target = stock ? stockMock() : localStack()) {
+        try (Target target = stock ? stockMock(workers) : localStack(workers)) {
             run(target, n, threads);
         }
     }
 
-    private static Target localStack() throws Exception {
-        LocalStack stack = LocalStack.start(0, 0, true);
+    private static Target localStack(int workers) throws Exception {
+        LocalStack stack = LocalStack.start(0, 0, true, workers);
         if (!stack.awaitReady(Duration.ofSeconds(60))) {
             stack.close();
             throw new IllegalStateException("the stack did not become ready");
@@ -110,7 +113,8 @@ public final class UpLoadBenchmark {
 
             @Override
             public String describe() {
-                return "local API server (apiserver, HTTPS), every write reviewed by the webhook over HTTPS";
+                return "local API server (apiserver, HTTPS), every write reviewed by the webhook over HTTPS, "
+                        + workers + " controller workers";
             }
 
             @Override
@@ -121,7 +125,7 @@ public final class UpLoadBenchmark {
     }
 
     /** fabric8's stock mock in CRUD mode with Juneau's CRDs, the local Nodes, and the controller as `up` runs it. */
-    private static Target stockMock() throws Exception {
+    private static Target stockMock(int workers) throws Exception {
         MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 new KubernetesCrudDispatcher(), false);
@@ -136,7 +140,7 @@ public final class UpLoadBenchmark {
         }
         KubernetesClient controllerClient = server.createClient();
         JuneauController controller = JuneauController.start(controllerClient, ControllerOptions
-                .defaults("juneau-local-controller").withMetricsPort(-1)
+                .defaults("juneau-local-controller").withMetricsPort(-1).withWorkers(workers)
                 .withLease(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!(controller.isReady() && controller.isLeader()) && System.nanoTime() < deadline) {
@@ -150,7 +154,7 @@ public final class UpLoadBenchmark {
 
             @Override
             public String describe() {
-                return "fabric8 stock mock (CRUD, HTTP), no admission";
+                return "fabric8 stock mock (CRUD, HTTP), no admission, " + workers + " controller workers";
             }
 
             @Override
