@@ -116,7 +116,7 @@ public final class JuneauController implements AutoCloseable {
                     + ": " + e.getMessage(), e);
         }
         c.runtime.startLeaderElection(client, options.namespace(), options.leaseName(), options.identity(),
-                options.lease());
+                options.lease(), c.cache.leaseReads());
         LOG.info("controller {} started (Lease {}/{}, {} workers{})", options.identity(), options.namespace(),
                 options.leaseName(), options.workers(), c.ops == null ? "" : ", metrics on port " + c.ops.port());
         return c;
@@ -262,8 +262,7 @@ public final class JuneauController implements AutoCloseable {
 
     /**
      * Waits (bounded) until the watch streams have gone quiet before closing them: the informers see the echoes of
-     * the last writes (a clean hand-over), and fabric8's mock API server — used by the tests and the demo — blocks
-     * its event loop for up to a minute when a watch closes while events for it are still queued.
+     * the last writes (a clean hand-over).
      */
     private void awaitQuietWatches(Duration quiet, Duration max) {
         long deadline = System.nanoTime() + max.toNanos();

@@ -72,8 +72,14 @@ public final class ControllerRuntime implements AutoCloseable {
     /** Campaigns for the Lease; workers run while it is held. Returns at once. */
     public synchronized void startLeaderElection(KubernetesClient client, String namespace, String leaseName,
             String identity, Leadership.Timing timing) {
+        startLeaderElection(client, namespace, leaseName, identity, timing, LeaseReads.NONE);
+    }
+
+    /** As above; {@code reads} hears whether each Lease read reached the API server. */
+    public synchronized void startLeaderElection(KubernetesClient client, String namespace, String leaseName,
+            String identity, Leadership.Timing timing, LeaseReads reads) {
         markStarted();
-        leadership = new Leadership(client, namespace, leaseName, identity, timing, this::lead, this::standBy);
+        leadership = new Leadership(client, namespace, leaseName, identity, timing, this::lead, this::standBy, reads);
         leadership.start();
     }
 

@@ -52,6 +52,7 @@ public final class Leadership implements AutoCloseable {
     private final ExecutorService callbacks;
     private final ScheduledExecutorService electorThreads;
     private final AtomicLong terms = new AtomicLong();
+    private final LeaseReads reads;
     private final AtomicReference<Term> current = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<?>> running = new AtomicReference<>();
     private volatile String observedLeader;
@@ -59,6 +60,12 @@ public final class Leadership implements AutoCloseable {
 
     public Leadership(KubernetesClient client, String namespace, String leaseName, String identity, Timing timing,
             Consumer<Term> onStart, Consumer<Term> onStop) {
+        this(client, namespace, leaseName, identity, timing, onStart, onStop, LeaseReads.NONE);
+    }
+
+    public Leadership(KubernetesClient client, String namespace, String leaseName, String identity, Timing timing,
+            Consumer<Term> onStart, Consumer<Term> onStop, LeaseReads reads) {
+        this.reads = Objects.requireNonNull(reads);
         this.client = client;
         this.namespace = namespace;
         this.leaseName = leaseName;
@@ -80,7 +87,7 @@ public final class Leadership implements AutoCloseable {
         }
         LeaderElector elector = new LeaderElectorBuilder(client, electorThreads).withConfig(new LeaderElectionConfigBuilder()
                 .withName(leaseName)
-                .withLock(new UpdatingLeaseLock(namespace, leaseName, identity))
+                .withLock(new UpdatingLeaseLock(namespace, leaseName, identity, reads))
                 .withLeaseDuration(timing.leaseDuration())
                 .withRenewDeadline(timing.renewDeadline())
                 .withRetryPeriod(timing.retryPeriod())

@@ -2,6 +2,7 @@ package me.loutres.juneau.runtime;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.util.Objects;
@@ -14,17 +15,30 @@ import java.util.Objects;
 final class UpdatingLeaseLock extends LeaseLock {
     private final String namespace;
     private final String name;
+    private final LeaseReads reads;
     private Lease last;
 
-    UpdatingLeaseLock(String namespace, String name, String identity) {
+    UpdatingLeaseLock(String namespace, String name, String identity, LeaseReads reads) {
         super(namespace, name, identity);
         this.namespace = namespace;
         this.name = name;
+        this.reads = reads;
     }
 
     @Override
     public synchronized LeaderElectionRecord get(KubernetesClient client) {
-        last = client.leases().inNamespace(namespace).withName(name).get();
+        try {
+            last = client.leases().inNamespace(namespace).withName(name).get();
+        } catch (KubernetesClientException e) {
+            // no HTTP status: the request never got an answer; 5xx: the server cannot serve it now
+            if (e.getCode() <= 0 || e.getCode() >= 500) {
+                reads.unreachable(e);
+            } else {
+                reads.answered();
+            }
+            throw e;
+        }
+        reads.answered();
         return last == null ? null : toRecord(last);
     }
 

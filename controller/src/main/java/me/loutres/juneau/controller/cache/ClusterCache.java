@@ -184,6 +184,11 @@ public final class ClusterCache implements AutoCloseable {
         return w;
     }
 
+    /** Hears the leader election's Lease reads: the one signal of an outage while the watches reconnect. */
+    public me.loutres.juneau.runtime.LeaseReads leaseReads() {
+        return connection;
+    }
+
     /** Informers that stopped for good (they never do while retrying; a closed or broken one does). */
     public boolean stopped() {
         return !closed && all.stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());

@@ -24,7 +24,8 @@ import me.loutres.juneau.runtime.Term;
  * API server — creates, updates (PUT, statuses through the status subresource) carrying the resourceVersion
  * they were read at, and JSON merge patches of single scalar fields that carry it too — so a write based on a
  * stale read fails with 409 and the key is retried from fresh data. Nothing uses server-side apply or strategic
- * merge patch; no merge patch touches a list (fabric8's mock server appends lists where RFC 7386 replaces them).
+ * merge patch; no merge patch touches a list (RFC 7386 replaces a whole list, which could undo a concurrent
+ * writer's entries).
  */
 public final class KubeWriter {
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);

@@ -26,7 +26,8 @@ import me.loutres.juneau.controller.testing.TestDispatcher;
 import me.loutres.juneau.ip.Ipv4;
 
 /**
- * Load benchmark of the controller against fabric8's mock API server (not a test; never run by mvn verify):
+ * Load benchmark of the controller against the local API server with the webhook in front (module
+ * {@code apiserver}; not a test; never run by mvn verify):
  * N managed Services of an arp network, each with an EndpointSlice of two ready endpoints on two of 10 nodes.
  *
  * <ol>
@@ -50,14 +51,12 @@ public final class ControllerLoadBenchmark {
         List<Integer> sizes = new ArrayList<>();
         int trials = 100;
         int workers = 8;
-        boolean indexed = false;
         boolean process = false;
         int maxMinutes = 20;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--trials" -> trials = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
-                case "--indexed-mock" -> indexed = true;
                 case "--controller-process" -> process = true;
                 case "--max-minutes" -> maxMinutes = Integer.parseInt(args[++i]);
                 default -> sizes.add(Integer.parseInt(args[i]));
@@ -66,19 +65,19 @@ public final class ControllerLoadBenchmark {
         if (sizes.isEmpty()) {
             sizes = List.of(1000, 10000);
         }
-        System.out.printf("controller load benchmark: sizes %s, %d failover trials, %d workers, %s mock store,"
-                + " controller %s, %d CPUs, max heap %d MiB%n", sizes, trials, workers, indexed ? "indexed" : "stock",
+        System.out.printf("controller load benchmark: sizes %s, %d failover trials, %d workers, %s,"
+                + " controller %s, %d CPUs, max heap %d MiB%n", sizes, trials, workers, "local API server",
                 process ? "in its own JVM (-Xmx" + CHILD_HEAP + ")" : "in this JVM",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
         for (int n : sizes) {
-            run(n, trials, workers, indexed, process, maxMinutes);
+            run(n, trials, workers, process, maxMinutes);
         }
         System.exit(0);
     }
 
-    private static void run(int n, int trials, int workers, boolean indexed, boolean process, int maxMinutes)
+    private static void run(int n, int trials, int workers, boolean process, int maxMinutes)
             throws Exception {
-        try (MockCluster c = new MockCluster(new TestDispatcher(false, indexed))) {
+        try (MockCluster c = new MockCluster(new TestDispatcher(false))) {
             long t = System.nanoTime();
             populate(c, n);
             System.out.printf("%n== %,d Services: populated %,d objects in %.1f s%n", n, 2 * n + NODES + 2,
@@ -229,11 +228,13 @@ public final class ControllerLoadBenchmark {
      * heap the target allows, talking to the mock API server through a kubeconfig.
      */
     private static Process startChild(MockCluster c, int n, int workers) throws Exception {
-        String url = c.client().getConfiguration().getMasterUrl();
+        String url = c.server().url();
         java.nio.file.Path kubeconfig = java.nio.file.Files.createTempFile("bench-kubeconfig", ".yaml");
-        java.nio.file.Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n"
-                + "  cluster: {server: \"" + url + "\"}\nusers:\n- name: bench\n  user: {token: bench}\n"
-                + "contexts:\n- name: mock\n  context: {cluster: mock, user: bench}\ncurrent-context: mock\n");
+        java.nio.file.Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: local\n"
+                + "  cluster: {server: \"" + url + "\", certificate-authority-data: " + c.server().caData() + "}\n"
+                + "users:\n- name: bench\n  user: {token: "
+                + me.loutres.juneau.apiserver.Identities.CONTROLLER_TOKEN + "}\n"
+                + "contexts:\n- name: local\n  context: {cluster: local, user: bench}\ncurrent-context: local\n");
         java.nio.file.Path log = java.nio.file.Path.of("target", "bench-controller-" + n + ".log");
         ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + CHILD_HEAP, "-Djuneau.log.level=INFO",

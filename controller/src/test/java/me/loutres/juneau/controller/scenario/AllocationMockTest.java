@@ -53,7 +53,9 @@ class AllocationMockTest extends ScenarioBase {
         cluster.serviceRequesting("req", "holder", "req-net", "10.41.0.5");
         eventually(() -> assertThat(status("req", "holder").getVip()).isEqualTo("10.41.0.5"));
 
-        cluster.serviceRequesting("req", "wants", "req-net", "10.41.0.5");
+        // the webhook refuses a requested IP that is already a VIP; one that got in before it (or past a cache
+        // that had not seen the holder yet) waits for it
+        cluster.beforeTheWebhook(() -> cluster.serviceRequesting("req", "wants", "req-net", "10.41.0.5"));
         eventually(() -> {
             Condition c = condition(status("req", "wants"), JuneauConstants.CONDITION_ALLOCATED);
             assertThat(status("req", "wants").getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
@@ -110,9 +112,10 @@ class AllocationMockTest extends ScenarioBase {
 
     @Test
     void nodeInternalIpsAreNeverHandedOutFromArpPools() {
-        cluster.node("excl-node", "10.43.0.1");
+        // the Node joins after the pool: the webhook refuses a pool entry containing an existing Node's InternalIP
         cluster.pool("excl-arp", "arp", "10.43.0.1-10.43.0.3");
         cluster.network("excl-net", "arp", "excl-arp");
+        cluster.node("excl-node", "10.43.0.1");
         cluster.service("excl", "web", "excl-net");
         eventually(() -> assertThat(status("excl", "web").getVip()).isEqualTo("10.43.0.2"));
         eventually(() -> assertThat(poolStatus("excl-arp").getTotal()).isEqualTo(2L));

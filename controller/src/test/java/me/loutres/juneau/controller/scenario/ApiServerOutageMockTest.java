@@ -16,6 +16,8 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.apiserver.LocalApiServer;
 import me.loutres.juneau.controller.JuneauController;
 import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.MockCluster;
@@ -38,9 +40,10 @@ class ApiServerOutageMockTest {
         lines.start();
         connLog.addAppender(lines);
         connLog.setLevel(Level.INFO);
-        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + port)
-                .withNamespace("default").withRequestRetryBackoffLimit(0).withConnectionTimeout(500)
-                .withWatchReconnectInterval(200).build();
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:" + port)
+                .withCaCertData(localApiServerCa()).withOauthToken(Identities.CONTROLLER_TOKEN)
+                .withOnlyHttpWatches(true).withNamespace("default").withRequestRetryBackoffLimit(0)
+                .withConnectionTimeout(500).withWatchReconnectInterval(200).build();
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             JuneauController ctl = JuneauController.start(client, MockCluster.fastOptions("outage"));
             try {
@@ -95,6 +98,17 @@ class ApiServerOutageMockTest {
 
     private static long count(ListAppender<ILoggingEvent> lines, String text) {
         return List.copyOf(lines.list).stream().filter(e -> e.getFormattedMessage().contains(text)).count();
+    }
+
+    /**
+     * The CA of the local API servers this JVM starts (one per process, as a restarted kube-apiserver keeps its
+     * serving certificate), read from a server started and stopped for that: the controller is configured before
+     * any server is up, as with a kubeconfig.
+     */
+    private static String localApiServerCa() {
+        try (LocalApiServer probe = LocalApiServer.start(0)) {
+            return probe.caData();
+        }
     }
 
     private static int freePort() throws IOException {

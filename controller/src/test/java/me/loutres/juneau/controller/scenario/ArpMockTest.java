@@ -136,7 +136,8 @@ class ArpMockTest extends ScenarioBase {
                 .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, "bgp")
                 .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, "web").build());
         stale.setSpec(new ARPAdvertisementSpec("old-arp-net", "10.52.0.1", "node-1"));
-        cluster.create(stale);
+        // left over from an arp network (people may not write these: the webhook says "managed by Juneau")
+        cluster.beforeTheWebhook(() -> cluster.create(stale));
 
         cluster.service("bgp", "web", "bgp-net");
         cluster.endpoints("bgp", "web", "node-1", "node-2");

@@ -32,8 +32,8 @@ class OperationsMockTest {
                 c.endpoints("cf", "svc-" + i, "node-" + (i % 3));
             }
             // the next 40 writes of the controller to its objects and statuses are refused as stale
-            c.dispatcher().conflictNext(40, r -> MockCluster.CONTROLLER_AGENT.equals(r.getHeader("User-Agent"))
-                    && !r.getPath().contains("/leases") && !r.getPath().contains("/events"));
+            c.dispatcher().conflictNext(40, r -> MockCluster.CONTROLLER_AGENT.equals(r.userAgent())
+                    && !r.path().contains("/leases") && !r.path().contains("/events"));
             JuneauController ctl = c.startController("conflicted");
 
             eventually(() -> {

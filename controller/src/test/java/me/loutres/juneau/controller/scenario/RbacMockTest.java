@@ -39,7 +39,7 @@ class RbacMockTest {
         // both Nodes exist before any slice names them: a Node whose add event reached the controller after the
         // slice naming it made one extra move (node -> <none> -> node), so the third move repeated no event
         c.node("node-b", "192.168.10.2");
-        c.pool("rbac-arp", "arp", "10.90.0.1-10.90.0.1");
+        c.pool("rbac-arp", "arp", "10.90.0.1-10.90.0.2");
         c.network("rbac-arp-net", "arp", "rbac-arp");
         c.pool("rbac-bgp", "bgp", "10.91.0.0/30");
         c.network("rbac-bgp-net", "bgp", "rbac-bgp");
@@ -57,7 +57,7 @@ class RbacMockTest {
         eventually(() -> assertThat(c.arp("r", "web")).isNull());
 
         // the spec of a ServiceLoadBalancer follows its Service's annotations
-        c.serviceRequesting("r", "wants", "rbac-arp-net", "10.90.0.1");
+        c.serviceRequesting("r", "wants", "rbac-arp-net", "10.90.0.2");
         eventually(() -> assertThat(c.slb("r", "wants")).isNotNull());
         c.client().services().inNamespace("r").withName("wants").patch(PatchContext.of(PatchType.JSON_MERGE),
                 "{\"metadata\":{\"annotations\":{\"" + JuneauConstants.ANNOTATION_REQUESTED_IP + "\":null}}}");
@@ -69,10 +69,18 @@ class RbacMockTest {
         c.client().services().inNamespace("r").withName("bgp").delete();
         eventually(() -> assertThat(c.slb("r", "bgp")).isNull());
 
+        // a Service that stops being managed: the controller deletes its ServiceLoadBalancer (a deleted Service's
+        // one is deleted by the garbage collector, the controller only removes the finalizer)
+        c.service("r", "leaves", "rbac-bgp-net");
+        eventually(() -> assertThat(c.slb("r", "leaves").getStatus().getVip()).isNotNull());
+        c.client().services().inNamespace("r").withName("leaves").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"spec\":{\"type\":\"ClusterIP\",\"loadBalancerClass\":null}}");
+        eventually(() -> assertThat(c.slb("r", "leaves")).isNull());
+
         // a restart: the Lease is released by the first and taken by the second, which restores by listing
         ctl.close();
         JuneauController second = c.startController("rbac-second");
-        eventually(() -> assertThat(Scrape.allocated(second, "rbac-arp")).isEqualTo(1.0));
+        eventually(() -> assertThat(Scrape.allocated(second, "rbac-arp")).isEqualTo(2.0));
         second.close();
     }
 }

@@ -2,30 +2,35 @@ package me.loutres.juneau.controller.testing;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
-import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -33,28 +38,39 @@ import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.apiserver.HttpsWebhookCaller;
+import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.apiserver.LocalApiServer;
 import me.loutres.juneau.controller.ControllerOptions;
 import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.tls.CertificateAndKey;
+import me.loutres.juneau.tls.CertificateIssuer;
+import me.loutres.juneau.webhook.server.WebhookConfig;
+import me.loutres.juneau.webhook.server.WebhookServer;
+import me.loutres.juneau.webhook.view.ClusterViewSource;
 
 /**
- * A fabric8 mock API server in CRUD mode with the four CRDs created inside it (status subresource on for the
- * kinds that have a status, so a status write changes only the status, as on a real server), a client for the
- * test and clients for controllers, and builders for the objects the scenarios need.
- *
- * <p>Known gaps of the mock that the controller must not rely on: no server-side apply, no strategic merge
- * patch, no garbage collection (ownerReferences do nothing), {@code in}/{@code notin} selectors ignored, PUT on a
- * status subresource does not check the resourceVersion (merge patches carrying it do).
+ * A cluster for the scenario tests, wired as a real one is: the project's local API server (module
+ * {@code apiserver}: kube-apiserver's semantics, HTTPS, Juneau's CRDs from the generated manifests) with the real
+ * admission webhook in front of it, called over HTTPS before anything is stored — so the webhook judges the
+ * controller's own writes and the test's. The controller talks to it under its service-account identity; the test
+ * uses the admin identity. {@link TestDispatcher} sees every request and can refuse chosen ones.
  */
 public final class MockCluster implements AutoCloseable {
     public static final String CONTROLLER_AGENT = "juneau-controller-under-test";
-    private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
+    private static final Duration WEBHOOK_READY = Duration.ofSeconds(30);
 
     private final TestDispatcher dispatcher;
-    private final KubernetesMockServer server;
+    private final LocalApiServer server;
+    private final WebhookServer webhook = new WebhookServer();
+    private final KubernetesClient webhookClient;
     private final KubernetesClient client;
+    private final Path tlsDir;
+    private HttpsWebhookCaller webhookCaller;
     private final List<KubernetesClient> controllerClients = new ArrayList<>();
     private final List<JuneauController> controllers = new ArrayList<>();
     private final java.util.Set<String> knownNodes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> knownNamespaces = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger nodeAddresses = new java.util.concurrent.atomic.AtomicInteger();
 
     public MockCluster() {
@@ -62,39 +78,78 @@ public final class MockCluster implements AutoCloseable {
     }
 
     public MockCluster(TestDispatcher dispatcher) {
-        this(dispatcher, -1);
+        this(dispatcher, 0);
     }
 
-    /** A fresh cluster listening on a chosen loopback port (-1: any), e.g. to bring an API server back. */
+    /** A fresh cluster (empty store) listening on a chosen loopback port, e.g. to bring an API server back. */
     public static MockCluster onPort(int port) {
         return new MockCluster(new TestDispatcher(), port);
     }
 
     private MockCluster(TestDispatcher dispatcher, int port) {
         this.dispatcher = dispatcher;
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
-        if (port < 0) {
-            server.init();
-        } else {
-            server.init(java.net.InetAddress.getLoopbackAddress(), port);
+        server = LocalApiServer.start(port);
+        server.onRequest(dispatcher);
+        try {
+            tlsDir = Files.createTempDirectory("juneau-test-webhook-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            WebhookTls tls = WebhookTls.get();
+            Path cert = Files.writeString(tlsDir.resolve("tls.crt"), tls.serving().certificatePem());
+            Path key = Files.writeString(tlsDir.resolve("tls.key"), tls.serving().keyPem());
+            webhookClient = server.client(Identities.ADMIN_TOKEN);
+            int webhookPort = webhook.start(WebhookConfig.builder(cert, key).bindAddress("127.0.0.1").port(0)
+                    .settings(AdmissionSettings.defaults()).shutdownGrace(Duration.ofMillis(200))
+                    .viewSource(new ClusterViewSource.Client(webhookClient, server::storageGet)).build());
+            long deadline = System.nanoTime() + WEBHOOK_READY.toNanos();
+            while (!webhook.runtime().readiness().missing().isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the webhook is not ready: " + webhook.runtime().readiness()
+                            .missing());
+                }
+                Thread.sleep(20);
+            }
+            webhookCaller = new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + webhookPort),
+                    tls.ca().certificatePem());
+            server.useWebhook(webhookCaller);
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("cannot start the test cluster: " + e, e);
         }
-        client = server.createClient();
-        for (Class<? extends CustomResource<?, ?>> kind : List.of(AddressPool.class, ExternalNetwork.class,
-                ServiceLoadBalancer.class, ARPAdvertisement.class)) {
-            client.apiextensions().v1().customResourceDefinitions().resource(crd(kind)).create();
+        client = server.client(Identities.ADMIN_TOKEN);
+    }
+
+    /** One CA and serving certificate for the tests' webhooks, made once per JVM (key generation is slow). */
+    private record WebhookTls(CertificateAndKey ca, CertificateAndKey serving) {
+        private static WebhookTls made;
+
+        static synchronized WebhookTls get() {
+            if (made == null) {
+                Instant now = Instant.now();
+                CertificateAndKey ca = CertificateIssuer.createCa("juneau-test-ca", Duration.ofDays(1), now);
+                made = new WebhookTls(ca, CertificateIssuer.issueServing(ca, "juneau-webhook", "juneau-system",
+                        List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1), now));
+            }
+            return made;
         }
     }
 
-    /** The CRD of a kind as the mock needs it: generated from the class, status subresource on when it has one. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    static CustomResourceDefinition crd(Class<? extends CustomResource<?, ?>> kind) {
-        CustomResourceDefinitionBuilder b = CustomResourceDefinitionContext.v1CRDFromCustomResourceType((Class) kind);
-        boolean hasStatus = kind != ExternalNetwork.class && kind != ARPAdvertisement.class;
-        if (hasStatus) {
-            b = b.editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
-                    .endVersion().endSpec();
+    /**
+     * Runs the writes with the admission webhooks switched off, then switches them on again: the state a cluster
+     * holds when objects were stored before Juneau's webhook configuration was installed (or while an admin had
+     * removed it), which the webhook would refuse today but the controller must still handle.
+     */
+    public void beforeTheWebhook(Runnable writes) {
+        server.useWebhook(null);
+        try {
+            writes.run();
+        } finally {
+            server.useWebhook(webhookCaller);
         }
-        return b.build();
+    }
+
+    /** The API server, e.g. for its URL or a client under another identity. */
+    public LocalApiServer server() {
+        return server;
     }
 
     public KubernetesClient client() {
@@ -107,16 +162,15 @@ public final class MockCluster implements AutoCloseable {
 
     /** A client whose requests the dispatcher can tell apart (user agent) from the test's own. */
     public KubernetesClient newControllerClient() {
-        KubernetesClient c = server.createClient(b -> b.editOrNewConfig().withUserAgent(CONTROLLER_AGENT)
-                .withRequestRetryBackoffLimit(0).endConfig());
+        KubernetesClient c = newUntrackedControllerClient();
         controllerClients.add(c);
         return c;
     }
 
     /** A controller client the cluster does not keep (the caller closes it), so it can be garbage collected. */
     public KubernetesClient newUntrackedControllerClient() {
-        return server.createClient(b -> b.editOrNewConfig().withUserAgent(CONTROLLER_AGENT)
-                .withRequestRetryBackoffLimit(0).endConfig());
+        return server.client(Identities.CONTROLLER_TOKEN, b -> b.withUserAgent(CONTROLLER_AGENT)
+                .withRequestRetryBackoffLimit(0));
     }
 
     public static ControllerOptions fastOptions(String identity) {
@@ -134,10 +188,22 @@ public final class MockCluster implements AutoCloseable {
         return c;
     }
 
+    /** A controller whose HTTP client runs this interceptor (e.g. {@link HeldReplies}). */
+    public JuneauController startController(ControllerOptions options, Interceptor interceptor) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
+                .withOauthToken(Identities.CONTROLLER_TOKEN).withCaCertData(server.caData()).withNamespace("default")
+                .withOnlyHttpWatches(true).withUserAgent(CONTROLLER_AGENT).withRequestRetryBackoffLimit(0).build();
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("test", interceptor)).build();
+        controllerClients.add(client);
+        JuneauController c = JuneauController.start(client, options);
+        controllers.add(c);
+        return c;
+    }
+
     /**
      * Stops a controller the way a crashed process does as far as the Lease goes: its release never arrives, so a
-     * standby has to wait for the Lease to expire. (Cutting its connection instead would stall the mock server,
-     * which blocks when a busy watch is dropped.)
+     * standby has to wait for the Lease to expire.
      */
     public void crash(JuneauController c) {
         if (!controllers.contains(c)) {
@@ -241,6 +307,7 @@ public final class MockCluster implements AutoCloseable {
     public EndpointSlice slice(String ns, String svc, List<Endpoint> endpoints) {
         endpoints.forEach(e -> ensureNode(e.getNodeName()));
         EndpointSlice s = sliceOf(ns, svc, endpoints);
+        ensureNamespace(ns);
         EndpointSlice existing = client.discovery().v1().endpointSlices().inNamespace(ns).withName(svc + "-1").get();
         if (existing == null) {
             return client.resource(s).create();
@@ -259,7 +326,23 @@ public final class MockCluster implements AutoCloseable {
     }
 
     public <T extends HasMetadata> T create(T o) {
+        ensureNamespace(o.getMetadata().getNamespace());
         return client.resource(o).create();
+    }
+
+    /** Creates the namespace unless it exists (the API server refuses objects in a namespace that does not). */
+    public void ensureNamespace(String ns) {
+        if (ns == null || !knownNamespaces.add(ns) || client.namespaces().withName(ns).get() != null) {
+            return;
+        }
+        try {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
     }
 
     // ---- reads ----
@@ -308,13 +391,25 @@ public final class MockCluster implements AutoCloseable {
     public void close() {
         controllers.forEach(JuneauController::close);
         controllerClients.forEach(KubernetesClient::close);
-        client.close();
-        server.destroy();
+        if (client != null) {
+            client.close();
+        }
+        webhook.stop();
+        if (webhookClient != null) {
+            webhookClient.close();
+        }
+        server.close();
+        deleteTree(tlsDir);
     }
 
-    private static java.util.logging.Logger quiet(String name) {
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
-        logger.setLevel(java.util.logging.Level.WARNING);
-        return logger;
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // a temp directory left behind holds only a throwaway test certificate
+        }
     }
 }
