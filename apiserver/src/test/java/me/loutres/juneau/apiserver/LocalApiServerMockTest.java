@@ -220,6 +220,39 @@ class LocalApiServerMockTest {
     }
 
     @Test
+    void aPatchNamingNoResourceVersionIsRetriedPastAConcurrentWriteAndOneNamingItIsAConflict() {
+        webhook(req -> allow());
+        admin.services().inNamespace("default").resource(service("racing", true)).create();
+        // another writer commits while the patch is in admission, i.e. between its read and its commit
+        java.util.concurrent.atomic.AtomicBoolean interfere = new java.util.concurrent.atomic.AtomicBoolean(true);
+        webhook(req -> {
+            if (req.getOperation().equals("UPDATE") && calls.get(calls.size() - 1).startsWith("/validate")
+                    && interfere.getAndSet(false)) {
+                admin.services().inNamespace("default").withName("racing").patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"other\":\"" + System.nanoTime() + "\"}}}");
+            }
+            return allow();
+        });
+        Service patched = admin.services().inNamespace("default").withName("racing").patch(
+                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                "{\"metadata\":{\"labels\":{\"mine\":\"1\"}}}");
+        assertThat(patched.getMetadata().getLabels()).containsEntry("mine", "1").containsKey("other");
+
+        // the same race for a patch that names the version it was based on: kube-apiserver's Conflict
+        String rv = admin.services().inNamespace("default").withName("racing").get().getMetadata()
+                .getResourceVersion();
+        interfere.set(true);
+        assertThatThrownBy(() -> admin.services().inNamespace("default").withName("racing").patch(
+                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                "{\"metadata\":{\"resourceVersion\":\"" + rv + "\",\"labels\":{\"mine\":\"2\"}}}"))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+    }
+
+    @Test
     void anUnreachableWebhookFailsTheWriteLikeFailurePolicyFail() {
         server.useWebhook((path, review) -> {
             throw new IOException("connection refused");
