@@ -1,13 +1,13 @@
 package me.loutres.juneau.controller.scenario;
 
-import static me.loutres.juneau.controller.testing.Eventually.eventually;
+import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.JuneauController;
-import me.loutres.juneau.controller.testing.Eventually;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.HeldReplies;
 import me.loutres.juneau.controller.testing.MockCluster;
 import org.junit.jupiter.api.Test;
