@@ -56,7 +56,12 @@ public final class ControllerCommand implements Callable<Integer> {
     int leaseSeconds;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ControllerCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The jar's command line: a wrong flag or value is one line and exit 2, as under {@code juneau}. */
+    static CommandLine commandLine() {
+        return me.loutres.juneau.runtime.ops.UsageErrors.oneLine(new ControllerCommand());
     }
 
     @Override

@@ -34,6 +34,22 @@ class ControllerCommandTest {
         assertThat(out).startsWith("juneau controller: " + message).doesNotContain("\n").doesNotContain("Exception");
     }
 
+    @ParameterizedTest(name = "java -jar controller.jar {0}")
+    @CsvSource(delimiter = '|', value = {
+            "--bogus | Unknown option: '--bogus'",
+            "--workers=many | Invalid value for option '--workers': 'many' is not an int"})
+    void theJarsMainAnswersAWrongFlagWithOneLinePointingAtHelp(String arg, String message) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.io.StringWriter out = new java.io.StringWriter();
+        CommandLine cl = ControllerCommand.commandLine();
+        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setOut(new java.io.PrintWriter(out, true));
+        int code = cl.execute(arg);
+        assertThat(code).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).isEqualTo("juneau controller: " + message + " (see --help)" + System.lineSeparator());
+    }
+
     @Test
     void theIdentityDefaultsToThePodName() {
         assertThat(ControllerCommand.defaultIdentity()).isNotBlank();
