@@ -96,7 +96,7 @@ public final class JuneauController implements AutoCloseable {
         };
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock());
-        this.poolReconciler = new PoolReconciler(cache, writer, requeue);
+        this.poolReconciler = new PoolReconciler(cache, writer, requeue, events, metrics);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness);
         router.register();

@@ -109,6 +109,8 @@ public final class JuneauConstants {
     public static final String REASON_WRITE_DENIED = "WriteDenied";
     /** Warning event: a ServiceLoadBalancer status the controller cannot read is left alone (SPEC §3.8). */
     public static final String EVENT_MALFORMED_STATUS = "MalformedStatus";
+    /** Warning event: an entry of an object offers nothing and is skipped (e.g. an AddressPool entry). */
+    public static final String EVENT_MALFORMED_ENTRY = "MalformedEntry";
 
     private JuneauConstants() {
     }

@@ -47,6 +47,13 @@ public final class ControllerMetrics {
                 .register(registry).increment();
     }
 
+    /** An object (or an entry of one) that cannot be read was skipped, counted once per problem and change. */
+    public void malformedObject(String kind) {
+        Counter.builder("juneau_malformed_objects").description(
+                "Objects or entries skipped because they cannot be read (e.g. an AddressPool entry that is no range)")
+                .tag("kind", kind).register(registry).increment();
+    }
+
     /** The API server refused a controller write (admission or validation), counted once per refusal. */
     public void writeDenied() {
         Counter.builder("juneau_writes_denied").description("Controller writes the API server refused (403/422)")

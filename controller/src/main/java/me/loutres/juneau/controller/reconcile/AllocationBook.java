@@ -28,6 +28,7 @@ public final class AllocationBook {
     private final Allocator allocator = new Allocator();
     /** What each pool was last synced from (mode and entries), to skip re-parsing an unchanged pool. */
     private final Map<String, List<String>> synced = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> problems = new ConcurrentHashMap<>();
     private volatile Set<Long> nodeAddresses = Set.of();
 
     /**
@@ -52,14 +53,21 @@ public final class AllocationBook {
             AllocatorFeed.PoolFeed feed = AllocatorFeed.pool(pool);
             // admission refuses such entries; one written around it is reported here, once per change of the pool
             feed.problems().forEach(p -> LOG.warn("{}", p));
+            problems.put(name, feed.problems());
             feed.into(allocator);
             synced.put(name, List.copyOf(signature));
         }
     }
 
+    /** The entries of the pool that offer no address (unparsable, reversed ranges ...), as one-line problems. */
+    public List<String> problems(String pool) {
+        return problems.getOrDefault(pool, List.of());
+    }
+
     public synchronized void removePool(String name) {
         allocator.removePool(name);
         synced.remove(name);
+        problems.remove(name);
     }
 
     public Set<String> knownPools() {

@@ -37,12 +37,26 @@ public final class EventRecorder {
 
     public void record(Term term, Service svc, String type, String reason, String message) {
         String ns = svc.getMetadata().getNamespace();
-        String name = eventName(svc.getMetadata().getName(), svc.getMetadata().getUid(), reason, message);
+        record(term, ns, new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder().withApiVersion("v1")
+                .withKind("Service").withNamespace(ns).withName(svc.getMetadata().getName())
+                .withUid(svc.getMetadata().getUid()).build(), type, reason, message);
+    }
+
+    /** An event about an AddressPool: cluster-scoped, so the event lives in {@code default}, as kube does it. */
+    public void record(Term term, me.loutres.juneau.api.v1alpha1.AddressPool pool, String type, String reason,
+            String message) {
+        record(term, "default", new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
+                .withApiVersion(pool.getApiVersion()).withKind(pool.getKind()).withName(pool.getMetadata().getName())
+                .withUid(pool.getMetadata().getUid()).build(), type, reason, message);
+    }
+
+    private void record(Term term, String ns, io.fabric8.kubernetes.api.model.ObjectReference involved, String type,
+            String reason, String message) {
+        String name = eventName(involved.getName(), involved.getUid(), reason, message);
         String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         Event event = new EventBuilder()
                 .withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Service").withNamespace(ns)
-                .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).endInvolvedObject()
+                .withInvolvedObject(involved)
                 .withType(type).withReason(reason).withMessage(message)
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT).withReportingInstance(instance)
@@ -58,7 +72,7 @@ public final class EventRecorder {
                     LOG.debug("could not update event {}/{}: {}", ns, name, again.getMessage());
                 }
             } else {
-                LOG.warn("could not record event {} on Service {}/{}: {}", reason, ns, svc.getMetadata().getName(),
+                LOG.warn("could not record event {} on {} {}: {}", reason, involved.getKind(), involved.getName(),
                         e.getMessage());
             }
         } catch (LostLeadershipException e) {

@@ -167,6 +167,42 @@ class HardeningMockTest extends ScenarioBase {
         }
     }
 
+    /**
+     * Issue 12 item 1: an AddressPool entry that is no valid entry for its mode (admission refuses it; this one was
+     * stored before the webhook) is read through the shared parsing: the Services of its network are in Error with
+     * a condition naming the entry and its value, and the pool itself gets one Warning event naming the entry and a
+     * count in {@code juneau_malformed_objects}; nothing throws in the loop. (Before: one log line for the pool, no
+     * event and no metric.)
+     */
+    @Test
+    void aMalformedPoolEntryIsAConfigurationErrorForItsServicesAndOneWarningWithAMetricOnThePool() {
+        cluster.beforeTheWebhook(() -> cluster.pool("badent-pool", "bgp", "10.94.0.0/30", "10.94.1.9-10.94.1.1"));
+        cluster.network("badent-net", "bgp", "badent-pool");
+        for (String name : java.util.List.of("web", "second")) {
+            cluster.service("badent", name, "badent-net");
+            eventually(() -> {
+                ServiceLoadBalancerStatus s = status("badent", name);
+                assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+                assertThat(condition(s, JuneauConstants.CONDITION_ALLOCATED).getMessage())
+                        .contains("AddressPool \"badent-pool\" has an invalid entry").contains("10.94.1.9-10.94.1.1")
+                        .doesNotContain("Exception");
+            });
+        }
+        eventually(() -> assertThat(cluster.events("default", "badent-pool", JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo("AddressPool");
+                    assertThat(e.getMessage()).contains("AddressPool badent-pool spec.addresses[1]")
+                            .contains("10.94.1.9-10.94.1.1").contains("offers no address").doesNotContain("Exception");
+                }));
+        settle();
+        // said once: an unchanged pool is not reported again, whatever reconciles it
+        assertThat(cluster.events("default", "badent-pool", JuneauConstants.EVENT_MALFORMED_ENTRY)).hasSize(1);
+        assertThat(Scrape.value(controller, "juneau_malformed_objects_total", "kind", "AddressPool")).isEqualTo(1.0);
+        assertThat(controller.isReady()).isTrue();
+        assertThat(controller.isHealthy()).isTrue();
+    }
+
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
