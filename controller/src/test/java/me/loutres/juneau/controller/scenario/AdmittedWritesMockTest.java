@@ -115,13 +115,4 @@ class AdmittedWritesMockTest extends ScenarioBase {
                 .filter(r -> MockCluster.CONTROLLER_AGENT.equals(r.userAgent()) && !"GET".equals(r.method()))
                 .map(TestDispatcher.Request::path).filter(p -> p.startsWith(path)).count();
     }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted");
-        }
-    }
 }

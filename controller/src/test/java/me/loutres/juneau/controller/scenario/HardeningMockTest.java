@@ -202,13 +202,4 @@ class HardeningMockTest extends ScenarioBase {
         assertThat(controller.isReady()).isTrue();
         assertThat(controller.isHealthy()).isTrue();
     }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted");
-        }
-    }
 }

@@ -68,6 +68,16 @@ public abstract class ScenarioBase {
         Eventually.until("restarted controller leads", controller::isLeader);
     }
 
+    /** Lets time pass (to count what a controller does meanwhile, never to wait for a result). */
+    protected static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+
     /** Waits until the controller has nothing left to do and the echoes of its writes are in. */
     protected void settle() {
         Eventually.until("controller settled", () -> cluster.settled(controller, java.time.Duration.ofMillis(250)));
