@@ -30,7 +30,7 @@ import me.loutres.juneau.webhook.TestPki;
  * highest rate served at 99% of its target with p99 under 20 ms (one retry per step) is reported.</li>
  * </ul>
  * Bounded: every phase has a fixed duration (about 3 minutes in total). Usage: {@code LoadGenerator [--rate R]
- * [--seconds S] [--ladder-rates R1,R2,...] [--quick]}.
+ * [--seconds S] [--ladder-rates R1,R2,...] [--quick] [--server-jvm "OPTS"]} (extra options of the webhook's JVM).
  */
 public final class LoadGenerator {
     private static final Duration LADDER_STEP = Duration.ofSeconds(8);
@@ -94,6 +94,8 @@ public final class LoadGenerator {
         double rate = 1000;
         int seconds = 30;
         boolean quick = false;
+        // extra server JVM options, e.g. the JIT flags bin/juneau gives the webhook (or -XX:StartFlightRecording=...)
+        String serverJvm = System.getProperty("bench.server.jvm", "");
         double[] ladderRates = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -101,8 +103,9 @@ public final class LoadGenerator {
                 case "--ladder-rates" -> ladderRates = Arrays.stream(args[++i].split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--quick" -> quick = true;
+                case "--server-jvm" -> serverJvm = args[++i];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: LoadGenerator [--rate R] [--seconds S] [--ladder-rates R1,R2,...] [--quick]");
+                        + "; usage: LoadGenerator [--rate R] [--seconds S] [--ladder-rates R1,R2,...] [--quick] [--server-jvm \"OPTS\"]");
             }
         }
         if (quick) {
@@ -121,8 +124,7 @@ public final class LoadGenerator {
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms512m", "-Xmx512m"));
-        // extra server JVM options, e.g. -Dbench.server.jvm=-XX:StartFlightRecording=filename=/tmp/webhook.jfr
-        String extra = System.getProperty("bench.server.jvm", "").strip();
+        String extra = serverJvm.strip();
         if (!extra.isEmpty()) {
             command.addAll(List.of(extra.split("\\s+")));
         }
