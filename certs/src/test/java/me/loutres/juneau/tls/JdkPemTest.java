@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -27,8 +25,9 @@ class JdkPemTest {
 
     @BeforeAll
     static void material() {
-        ca = CertificateIssuer.createCa("ca", Duration.ofDays(10), Instant.now());
-        serving = CertificateIssuer.issueServing(ca, "web", "ns1", List.of(), List.of(), Duration.ofDays(5), Instant.now());
+        PemTest.material();
+        ca = PemTest.ca;
+        serving = PemTest.serving;
     }
 
     static Stream<Arguments> opensslKeys() {
