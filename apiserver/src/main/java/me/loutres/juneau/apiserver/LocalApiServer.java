@@ -302,6 +302,20 @@ public final class LocalApiServer implements AutoCloseable {
         return file;
     }
 
+    /**
+     * An outage of this API server, as when kube-apiserver restarts: the port stops answering and every connection
+     * and watch is cut; closing the returned handle serves the same port again. The objects stay, with their
+     * resourceVersions and the watch history, as etcd keeps them across an API server restart.
+     */
+    public AutoCloseable outage() {
+        try {
+            connector.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop serving 127.0.0.1:" + port() + ": " + e.getMessage(), e);
+        }
+        return () -> connector.start();
+    }
+
     /** Open watch streams (for tests that check a client closed its watches). */
     public int openWatches() {
         return store.openWatches();

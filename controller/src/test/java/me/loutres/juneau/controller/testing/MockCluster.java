@@ -387,6 +387,11 @@ public final class MockCluster implements AutoCloseable {
         return m;
     }
 
+    /** The API server goes away (connections and watches cut) until the handle is closed; the store stays. */
+    public AutoCloseable apiServerDown() {
+        return server.outage();
+    }
+
     @Override
     public void close() {
         controllers.forEach(JuneauController::close);
