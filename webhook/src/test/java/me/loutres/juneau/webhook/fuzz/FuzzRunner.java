@@ -204,9 +204,16 @@ public final class FuzzRunner {
         }
     }
 
-    /** Every tree one step smaller than root: one field or element removed, or a huge container halved. */
-    private static void shrinkings(JsonNode root, JsonNode node, List<JsonNode> out) {
-        if (out.size() >= 60) {
+    /** How many one-step-smaller trees are made per round (each is a copy of the whole case). */
+    static final int CANDIDATES_PER_ROUND = 60;
+
+    /**
+     * Up to {@link #CANDIDATES_PER_ROUND} trees one step smaller than root: one field or element removed, or a huge
+     * container halved. The bound is checked before every copy: a case with a 40,000-entry list once made 40,000
+     * copies of itself here and ran the test JVM out of heap.
+     */
+    static void shrinkings(JsonNode root, JsonNode node, List<JsonNode> out) {
+        if (out.size() >= CANDIDATES_PER_ROUND) {
             return;
         }
         if (node.size() > 8) {
@@ -228,13 +235,16 @@ public final class FuzzRunner {
             List<String> names = new ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);
             for (String name : names) {
+                if (out.size() >= CANDIDATES_PER_ROUND) {
+                    return;
+                }
                 out.add(without(root, node, name, -1));
             }
             for (Iterator<JsonNode> it = node.elements(); it.hasNext(); ) {
                 shrinkings(root, it.next(), out);
             }
         } else if (node.isArray()) {
-            for (int i = node.size() - 1; i >= 0; i--) {
+            for (int i = node.size() - 1; i >= 0 && out.size() < CANDIDATES_PER_ROUND; i--) {
                 out.add(without(root, node, null, i));
             }
             if (node.size() > 1) {
