@@ -145,9 +145,14 @@ public final class AllocatorFeed {
 
     private static String poolContaining(long address, Collection<AddressPool> pools) {
         for (AddressPool p : pools == null ? List.<AddressPool>of() : pools) {
+            // a pool without a name cannot be one a record points to (kube-apiserver stores none; a fuzzed read may)
+            String name = p == null || p.getMetadata() == null ? null : p.getMetadata().getName();
+            if (name == null || name.isBlank()) {
+                continue;
+            }
             for (PoolEntry e : pool(p).entries()) {
                 if (e.range().contains(address)) {
-                    return p.getMetadata().getName();
+                    return name;
                 }
             }
         }

@@ -109,6 +109,19 @@ class AllocatorFeedTest {
                 x -> assertThat(Ipv4.format(x.address())).isEqualTo("10.0.1.11"));
     }
 
+    /** Found by the 100,000-case object-read fuzz: a pool without metadata or name made the lookup throw. */
+    @Test
+    void aPoolWithoutANameIsNotWhereAVipWithoutPoolIsReserved() {
+        AddressPool noName = pool(null, "arp", "198.51.100.10-198.51.100.20");
+        AddressPool noMetadata = pool("x", "arp", "198.51.100.10-198.51.100.20");
+        noMetadata.setMetadata(null);
+        AllocatorFeed.Records r = AllocatorFeed.records(
+                List.of(slb("a", "nopool", "2026-11-01T00:00:00Z", "198.51.100.12", null)), List.of(noName, noMetadata));
+        assertThat(r.records()).extracting(AllocationRecord::toString).containsExactly("a/nopool=198.51.100.12@");
+        assertThat(r.problems()).containsExactly("ServiceLoadBalancer a/nopool has status.vip 198.51.100.12 but no"
+                + " status.addressPool; the address stays reserved (no AddressPool contains it)");
+    }
+
     @Test
     void nodeAddressesAreNeverHandedOutFromArpPools() {
         Allocator a = AllocatorFeed.allocator(List.of(pool("q", "arp", "10.0.1.10-10.0.1.11")),
