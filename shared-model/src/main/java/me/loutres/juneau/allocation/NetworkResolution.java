@@ -14,7 +14,9 @@ public sealed interface NetworkResolution {
 
         /** The pool names in allocation order, as {@link Allocator#allocate} takes them. */
         public List<String> poolNames() {
-            return pools.stream().map(p -> p.getMetadata().getName()).toList();
+            // a pool without a name cannot be allocated from (kube stores none; a damaged read may hold one)
+            return pools.stream().filter(p -> p != null && p.getMetadata() != null && p.getMetadata().getName() != null)
+                    .map(p -> p.getMetadata().getName()).toList();
         }
     }
 

@@ -35,16 +35,12 @@ public final class NetworkResolver {
                     + "\" does not exist; create it, or set annotation " + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK
                     + " to an existing ExternalNetwork");
         }
-        String type = networkOrNull.getSpec() == null ? null : networkOrNull.getSpec().getType();
-        if (!JuneauConstants.MODE_BGP.equals(type) && !JuneauConstants.MODE_ARP.equals(type)) {
-            return new NetworkResolution.Unavailable("ExternalNetwork \"" + networkName + "\" has spec.type \""
-                    + type + "\"; it must be bgp or arp (re-create the ExternalNetwork with one of them)");
+        List<String> malformed = malformed(networkName, networkOrNull);
+        if (!malformed.isEmpty()) {
+            return new NetworkResolution.Unavailable(String.join("; ", malformed));
         }
+        String type = networkOrNull.getSpec().getType();
         List<String> poolNames = networkOrNull.getSpec().getAddressPools();
-        if (poolNames == null || poolNames.isEmpty()) {
-            return new NetworkResolution.Unavailable("ExternalNetwork \"" + networkName
-                    + "\" lists no AddressPools; add at least one " + type + " AddressPool to spec.addressPools");
-        }
         List<String> problems = new ArrayList<>();
         List<AddressPool> pools = new ArrayList<>();
         for (String poolName : poolNames) {
@@ -77,6 +73,45 @@ public final class NetworkResolver {
             return new NetworkResolution.Unavailable(String.join("; ", problems));
         }
         return new NetworkResolution.Usable(networkName, type, pools);
+    }
+
+    /**
+     * What admission would have denied in the ExternalNetwork itself (SPEC §1.2), one line per problem naming the
+     * field and the value: a {@code spec.type} that is not bgp or arp, no pools, an entry of
+     * {@code spec.addressPools} that is null, empty or listed twice. Such a network exists only if it was stored
+     * around the webhook; it gives no address (fail closed) until it is fixed. Empty when the network reads cleanly.
+     */
+    public static List<String> malformed(String networkName, ExternalNetwork network) {
+        if (network == null) {
+            return List.of();
+        }
+        String type = network.getSpec() == null ? null : network.getSpec().getType();
+        if (!JuneauConstants.MODE_BGP.equals(type) && !JuneauConstants.MODE_ARP.equals(type)) {
+            return List.of("ExternalNetwork \"" + networkName + "\" has spec.type \"" + type
+                    + "\"; it must be bgp or arp (re-create the ExternalNetwork with one of them)");
+        }
+        List<String> poolNames = network.getSpec().getAddressPools();
+        if (poolNames == null || poolNames.isEmpty()) {
+            return List.of("ExternalNetwork \"" + networkName + "\" lists no AddressPools; add at least one " + type
+                    + " AddressPool to spec.addressPools");
+        }
+        List<String> problems = new ArrayList<>();
+        java.util.Map<String, Integer> first = new java.util.HashMap<>();
+        for (int i = 0; i < poolNames.size(); i++) {
+            String entry = poolNames.get(i);
+            String field = "ExternalNetwork \"" + networkName + "\" spec.addressPools[" + i + "]";
+            if (entry == null || entry.isBlank()) {
+                problems.add(field + " is " + (entry == null ? "null" : "\"" + entry + "\"")
+                        + ", not an AddressPool name; remove the entry or name a " + type + " AddressPool");
+                continue;
+            }
+            Integer j = first.putIfAbsent(entry, i);
+            if (j != null) {
+                problems.add(field + " \"" + entry + "\" is already listed at spec.addressPools[" + j
+                        + "]; list each AddressPool once");
+            }
+        }
+        return problems;
     }
 
     private static String firstInvalidEntry(String mode, List<String> entries) {

@@ -37,9 +37,11 @@ public record PlanInput(Service service, ServiceLoadBalancer slb, NetworkResolut
         Objects.requireNonNull(resolution, "resolution");
         Objects.requireNonNull(allocation, "allocation");
         Objects.requireNonNull(now, "now");
-        slices = slices == null ? List.of() : List.copyOf(slices);
+        // lists the caller builds may hold a null (a damaged read); the planner sees only real entries
+        slices = slices == null ? List.of() : slices.stream().filter(Objects::nonNull).toList();
         liveness = liveness == null ? NodeLiveness.unknown() : liveness;
-        nodes = nodes == null ? Set.of() : Set.copyOf(nodes);
+        nodes = nodes == null ? Set.of() : nodes.stream().filter(Objects::nonNull)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     public PlanInput withDenial(WriteDenial d) {

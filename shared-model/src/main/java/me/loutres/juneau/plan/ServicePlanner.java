@@ -59,7 +59,14 @@ public final class ServicePlanner {
 
     // ---- 1. lifecycle ----
 
+    /**
+     * The path of a key. Total: an object without {@code metadata} (kube-apiserver stores none; a fuzzed or restored
+     * read may hand one over) cannot be acted on safely, so the key is left alone ({@link Lifecycle#NOTHING}).
+     */
     public static Lifecycle lifecycle(Service svc, ServiceLoadBalancer slb) {
+        if ((slb != null && slb.getMetadata() == null) || (svc != null && svc.getMetadata() == null)) {
+            return Lifecycle.NOTHING;
+        }
         if (slb != null && slb.getMetadata().getDeletionTimestamp() != null) {
             return hasFinalizer(slb) ? Lifecycle.FINALIZE : Lifecycle.NOTHING;
         }
@@ -77,7 +84,7 @@ public final class ServicePlanner {
     /** The spec the Service's annotations ask for (trimmed; an empty value is no value). */
     public static ServiceLoadBalancerSpec desiredSpec(Service svc) {
         ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
-        spec.setServiceRef(new ServiceRef(svc.getMetadata().getName()));
+        spec.setServiceRef(new ServiceRef(svc.getMetadata() == null ? null : svc.getMetadata().getName()));
         spec.setExternalNetwork(trimmed(annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)));
         spec.setRequestedIP(trimmed(annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP)));
         return spec;
@@ -88,6 +95,9 @@ public final class ServicePlanner {
      * it is right as it is.
      */
     public static Optional<ServiceLoadBalancer> shell(Service svc, ServiceLoadBalancer slb) {
+        if (svc == null || svc.getMetadata() == null) {
+            return Optional.empty(); // nothing to name the object after (lifecycle leaves such a key alone)
+        }
         ServiceLoadBalancerSpec spec = desiredSpec(svc);
         OwnerReference owner = new OwnerReferenceBuilder().withApiVersion("v1").withKind("Service")
                 .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).withController(true)
@@ -106,12 +116,25 @@ public final class ServicePlanner {
             return Optional.empty();
         }
         ServiceLoadBalancer updated = new ServiceLoadBalancer();
-        ObjectMetaBuilder meta = new ObjectMetaBuilder(slb.getMetadata());
+        ObjectMetaBuilder meta = slb.getMetadata() == null
+                ? new ObjectMetaBuilder().withName(svc.getMetadata().getName())
+                        .withNamespace(svc.getMetadata().getNamespace())
+                : new ObjectMetaBuilder(slb.getMetadata());
         if (!finalizer) {
-            meta.addToFinalizers(JuneauConstants.FINALIZER);
+            List<String> finalizers = new ArrayList<>(slb.getMetadata() == null || slb.getMetadata().getFinalizers() == null
+                    ? List.of() : slb.getMetadata().getFinalizers());
+            finalizers.removeIf(Objects::isNull);
+            finalizers.add(JuneauConstants.FINALIZER);
+            meta.withFinalizers(finalizers);
         }
         if (!hasOwner) {
-            meta.addToOwnerReferences(owner);
+            // a controller reference that names no uid is no owner (the garbage collector could not follow it, and a
+            // second controller reference would be refused): it gives way to ours, as do null entries
+            List<OwnerReference> refs = new ArrayList<>(slb.getMetadata() == null
+                    || slb.getMetadata().getOwnerReferences() == null ? List.of() : slb.getMetadata().getOwnerReferences());
+            refs.removeIf(r -> r == null || (Boolean.TRUE.equals(r.getController()) && trimmed(r.getUid()) == null));
+            refs.add(owner);
+            meta.withOwnerReferences(refs);
         }
         updated.setMetadata(meta.build());
         updated.setSpec(spec);
@@ -127,7 +150,7 @@ public final class ServicePlanner {
      */
     public static AllocationNeed need(ServiceLoadBalancer slb, NetworkResolution resolution,
             Map<Long, String> nodeAddresses) {
-        ServiceLoadBalancerStatus st = slb.getStatus();
+        ServiceLoadBalancerStatus st = slb == null ? null : slb.getStatus();
         String vipText = st == null ? null : trimmed(st.getVip());
         if (vipText != null) {
             OptionalLong parsed = parse(vipText);
@@ -150,8 +173,12 @@ public final class ServicePlanner {
         if (resolution instanceof NetworkResolution.Unavailable un) {
             return new AllocationNeed.Decided(AllocationState.of(un));
         }
-        NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
-        String requestedText = slb.getSpec() == null ? null : trimmed(slb.getSpec().getRequestedIP());
+        if (!(resolution instanceof NetworkResolution.Usable usable)) {
+            return new AllocationNeed.Decided(new AllocationState.Failed(
+                    JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, "the ExternalNetwork was not resolved; the"
+                            + " controller retries when the ExternalNetwork or its AddressPools change"));
+        }
+        String requestedText = slb == null || slb.getSpec() == null ? null : trimmed(slb.getSpec().getRequestedIP());
         if (requestedText == null) {
             return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), OptionalLong.empty());
         }
@@ -176,8 +203,9 @@ public final class ServicePlanner {
 
     public static ServicePlan plan(PlanInput in) {
         ServiceLoadBalancer slb = in.slb();
-        String ns = slb.getMetadata().getNamespace();
-        String name = slb.getMetadata().getName();
+        // the SLB has its Service's name; either may lack metadata in a damaged read (kube stores none without)
+        String ns = firstNonNull(namespaceOf(slb), namespaceOf(in.service()));
+        String name = firstNonNull(nameOf(slb), nameOf(in.service()));
         String network = slb.getSpec() == null ? null : slb.getSpec().getExternalNetwork();
         ServiceLoadBalancerStatus previous = slb.getStatus();
         AllocationState allocation = in.allocation();
@@ -200,7 +228,8 @@ public final class ServicePlanner {
             problem = new StatusInput.Problem(JuneauConstants.REASON_WRITE_DENIED,
                     Messages.writeDenied(in.denial().what(), in.denial().message()));
         }
-        long generation = slb.getMetadata().getGeneration() == null ? 0 : slb.getMetadata().getGeneration();
+        long generation = slb.getMetadata() == null || slb.getMetadata().getGeneration() == null ? 0
+                : slb.getMetadata().getGeneration();
         ServiceLoadBalancerStatus next = StatusCalculator.next(previous, new StatusInput(generation, allocation,
                 backends, type, arp.node(), dead, problem), rfc3339(in.now()));
 
@@ -231,7 +260,8 @@ public final class ServicePlanner {
         }
         if (vip != null && JuneauConstants.MODE_ARP.equals(type)) {
             if (!ours) {
-                return new ArpAction.Conflict("ARPAdvertisement \"" + existing.getMetadata().getName()
+                return new ArpAction.Conflict("ARPAdvertisement \"" + firstNonNull(nameOf(existing),
+                        JuneauConstants.arpAdvertisementName(ns, name))
                         + "\" already exists for " + ownerOf(existing) + ", so no node announces VIP " + vip
                         + "; rename this Service or the other one (the advertisement name is slb-<namespace>-<name>)");
             }
@@ -365,7 +395,7 @@ public final class ServicePlanner {
     }
 
     public static boolean hasFinalizer(ServiceLoadBalancer slb) {
-        return slb.getMetadata().getFinalizers() != null
+        return slb.getMetadata() != null && slb.getMetadata().getFinalizers() != null
                 && slb.getMetadata().getFinalizers().contains(JuneauConstants.FINALIZER);
     }
 
@@ -374,13 +404,27 @@ public final class ServicePlanner {
         return uid == null || uid.equals(svc.getMetadata().getUid());
     }
 
+    /** The uid of the controlling Service, or null when no controller reference names one (empty counts as none). */
     public static String controllerUid(ServiceLoadBalancer slb) {
-        if (slb.getMetadata().getOwnerReferences() == null) {
+        if (slb.getMetadata() == null || slb.getMetadata().getOwnerReferences() == null) {
             return null;
         }
         return slb.getMetadata().getOwnerReferences().stream()
-                .filter(r -> r != null && Boolean.TRUE.equals(r.getController()) && "Service".equals(r.getKind()))
+                .filter(r -> r != null && Boolean.TRUE.equals(r.getController()) && "Service".equals(r.getKind())
+                        && trimmed(r.getUid()) != null)
                 .map(OwnerReference::getUid).findFirst().orElse(null);
+    }
+
+    private static String nameOf(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        return o == null || o.getMetadata() == null ? null : o.getMetadata().getName();
+    }
+
+    private static String namespaceOf(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        return o == null || o.getMetadata() == null ? null : o.getMetadata().getNamespace();
+    }
+
+    private static String firstNonNull(String a, String b) {
+        return a != null ? a : b != null ? b : "";
     }
 
     static Condition condition(ServiceLoadBalancerStatus s, String type) {
