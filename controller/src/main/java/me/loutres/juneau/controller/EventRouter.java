@@ -71,7 +71,10 @@ final class EventRouter {
                 }
             }
         }));
-        cache.onExternalNetworks(handler(null, (o, n) -> servicesOf(n.getMetadata().getName())));
+        cache.onExternalNetworks(handler(null, (o, n) -> {
+            requeue.network(n.getMetadata().getName());
+            servicesOf(n.getMetadata().getName());
+        }));
         cache.onArpAdvertisements(handler(cache.recentArpAdvertisements(), (o, n) -> {
             String ns = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAMESPACE);
             String name = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAME);

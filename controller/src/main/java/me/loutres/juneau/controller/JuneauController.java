@@ -19,6 +19,8 @@ import me.loutres.juneau.controller.reconcile.AllocationRestore;
 import me.loutres.juneau.controller.reconcile.EventRecorder;
 import me.loutres.juneau.controller.reconcile.KubeWriter;
 import me.loutres.juneau.controller.reconcile.LeaderState;
+import me.loutres.juneau.controller.reconcile.MalformedReports;
+import me.loutres.juneau.controller.reconcile.NetworkReconciler;
 import me.loutres.juneau.controller.reconcile.PoolReconciler;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
@@ -35,7 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller (SPEC §3): informers feed two de-duplicating work queues (Service keys, AddressPool names);
+ * The controller (SPEC §3): informers feed de-duplicating work queues (Service keys, AddressPool names, and
+ * ExternalNetwork names for what cannot be read in them);
  * while this replica holds the Lease, workers reconcile them. Every replica keeps its caches warm, so a standby
  * that wins the Lease only has to rebuild its allocator — from a fresh list of every ServiceLoadBalancer status —
  * before it allocates anything.
@@ -57,9 +60,11 @@ public final class JuneauController implements AutoCloseable {
     private final ControllerRuntime runtime;
     private final WorkQueue<ServiceKey> services;
     private final WorkQueue<String> pools;
+    private final WorkQueue<String> networks;
     private final Set<String> poolsScheduled = ConcurrentHashMap.newKeySet();
     private final ServiceReconciler serviceReconciler;
     private final PoolReconciler poolReconciler;
+    private final NetworkReconciler networkReconciler;
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
     private final EventRouter router;
     private final NodeLivenessWatch liveness;
@@ -78,6 +83,8 @@ public final class JuneauController implements AutoCloseable {
                 .withWorkers(options.workers()).withBackoff(RETRY_BASE, RETRY_MAX));
         this.pools = runtime.register(Registration.of("pool", "pools", poolWork())
                 .withBackoff(RETRY_BASE, RETRY_MAX));
+        this.networks = runtime.register(Registration.of("network", "networks", networkWork())
+                .withBackoff(RETRY_BASE, RETRY_MAX));
         runtime.onTermStart(this::lead);
         runtime.onTermEnd(this::standBy);
         Requeue requeue = new Requeue() {
@@ -93,10 +100,18 @@ public final class JuneauController implements AutoCloseable {
                     pools.addAfter(name, POOL_STATUS_COALESCE);
                 }
             }
+
+            @Override
+            public void network(String name) {
+                networks.add(name);
+            }
         };
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
-        this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock());
-        this.poolReconciler = new PoolReconciler(cache, writer, requeue, events, metrics);
+        MalformedReports malformed = new MalformedReports(events, metrics);
+        this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock(),
+                malformed);
+        this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed);
+        this.networkReconciler = new NetworkReconciler(cache, malformed);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness);
         router.register();
@@ -223,8 +238,16 @@ public final class JuneauController implements AutoCloseable {
         };
     }
 
-    /** A new term looks at everything once: every pool, every managed Service (oldest first), every SLB. */
+    private Reconciler<String> networkWork() {
+        return (name, term) -> networkReconciler.reconcile(name, stateOf(term));
+    }
+
+    /**
+     * A new term looks at everything once: every pool, every network, every managed Service (oldest first), every
+     * SLB.
+     */
     private void queueEverything() {
+        cache.networks().forEach(n -> networks.add(n.getMetadata().getName()));
         cache.pools().forEach(p -> {
             watchPool(p.getMetadata().getName());
             pools.add(p.getMetadata().getName());

@@ -1,7 +1,9 @@
 package me.loutres.juneau.allocation;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -26,6 +28,18 @@ public final class NetworkResolver {
      */
     public static NetworkResolution resolve(String networkName, ExternalNetwork networkOrNull,
             Function<String, AddressPool> poolLookup) {
+        return resolve(networkName, networkOrNull, poolLookup, o -> Optional.empty());
+    }
+
+    /**
+     * The same, for a reader that knows which objects cannot be read as the API server stores them
+     * ({@code KubeReader.check} of a typed object: a null list entry, for instance): such a network or pool gives no
+     * address either, and the message says why.
+     *
+     * @param unreadable the problem of an object, or empty when it reads cleanly
+     */
+    public static NetworkResolution resolve(String networkName, ExternalNetwork networkOrNull,
+            Function<String, AddressPool> poolLookup, Function<HasMetadata, Optional<String>> unreadable) {
         if (networkName == null || networkName.isBlank()) {
             return new NetworkResolution.Unavailable("the Service has no annotation "
                     + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + "; set it to the name of an ExternalNetwork");
@@ -35,7 +49,7 @@ public final class NetworkResolver {
                     + "\" does not exist; create it, or set annotation " + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK
                     + " to an existing ExternalNetwork");
         }
-        List<String> malformed = malformed(networkName, networkOrNull);
+        List<String> malformed = malformed(networkName, networkOrNull, unreadable.apply(networkOrNull));
         if (!malformed.isEmpty()) {
             return new NetworkResolution.Unavailable(String.join("; ", malformed));
         }
@@ -48,6 +62,12 @@ public final class NetworkResolver {
             if (pool == null) {
                 problems.add("AddressPool \"" + poolName + "\" listed by ExternalNetwork \"" + networkName
                         + "\" does not exist; create it with advertiseMode " + type);
+                continue;
+            }
+            Optional<String> unread = unreadable.apply(pool);
+            if (unread.isPresent()) {
+                problems.add("AddressPool \"" + poolName + "\" cannot be read: " + unread.get()
+                        + "; fix it (kubectl edit addresspool " + poolName + ")");
                 continue;
             }
             String mode = pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
@@ -82,9 +102,26 @@ public final class NetworkResolver {
      * around the webhook; it gives no address (fail closed) until it is fixed. Empty when the network reads cleanly.
      */
     public static List<String> malformed(String networkName, ExternalNetwork network) {
+        return malformed(networkName, network, Optional.empty());
+    }
+
+    /**
+     * {@link #malformed(String, ExternalNetwork)}, or else the reader's problem with the object ({@code unreadable},
+     * e.g. a null entry elsewhere in it) as one line naming the network. Empty when it reads cleanly.
+     */
+    public static List<String> malformed(String networkName, ExternalNetwork network, Optional<String> unreadable) {
         if (network == null) {
             return List.of();
         }
+        List<String> own = entryProblems(networkName, network);
+        if (own.isEmpty() && unreadable.isPresent()) {
+            return List.of("ExternalNetwork \"" + networkName + "\" cannot be read: " + unreadable.get()
+                    + "; fix it (kubectl edit externalnetwork " + networkName + ")");
+        }
+        return own;
+    }
+
+    private static List<String> entryProblems(String networkName, ExternalNetwork network) {
         String type = network.getSpec() == null ? null : network.getSpec().getType();
         if (!JuneauConstants.MODE_BGP.equals(type) && !JuneauConstants.MODE_ARP.equals(type)) {
             return List.of("ExternalNetwork \"" + networkName + "\" has spec.type \"" + type
@@ -95,23 +132,33 @@ public final class NetworkResolver {
             return List.of("ExternalNetwork \"" + networkName + "\" lists no AddressPools; add at least one " + type
                     + " AddressPool to spec.addressPools");
         }
-        List<String> problems = new ArrayList<>();
-        java.util.Map<String, Integer> first = new java.util.HashMap<>();
+        List<String> problems = List.of();
         for (int i = 0; i < poolNames.size(); i++) {
             String entry = poolNames.get(i);
-            String field = "ExternalNetwork \"" + networkName + "\" spec.addressPools[" + i + "]";
             if (entry == null || entry.isBlank()) {
-                problems.add(field + " is " + (entry == null ? "null" : "\"" + entry + "\"")
-                        + ", not an AddressPool name; remove the entry or name a " + type + " AddressPool");
+                problems = added(problems, field(networkName, i) + " is " + (entry == null ? "null"
+                        : "\"" + entry + "\"") + ", not an AddressPool name; remove the entry or name a " + type
+                        + " AddressPool");
                 continue;
             }
-            Integer j = first.putIfAbsent(entry, i);
-            if (j != null) {
-                problems.add(field + " \"" + entry + "\" is already listed at spec.addressPools[" + j
+            // a handful of names: a scan allocates nothing (this runs on every reconcile of every Service)
+            int j = poolNames.indexOf(entry);
+            if (j < i) {
+                problems = added(problems, field(networkName, i) + " \"" + entry + "\" is already listed at spec.addressPools[" + j
                         + "]; list each AddressPool once");
             }
         }
         return problems;
+    }
+
+    private static String field(String networkName, int index) {
+        return "ExternalNetwork \"" + networkName + "\" spec.addressPools[" + index + "]";
+    }
+
+    private static List<String> added(List<String> list, String problem) {
+        List<String> out = list.isEmpty() ? new ArrayList<>() : list;
+        out.add(problem);
+        return out;
     }
 
     private static String firstInvalidEntry(String mode, List<String> entries) {

@@ -199,6 +199,18 @@ public final class ServicePlanner {
         return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), requested);
     }
 
+    /**
+     * A ServiceLoadBalancer that cannot be read as the API server stores it ({@code KubeReader.check}: a null list
+     * entry in its status, for instance) is treated as a malformed status (SPEC §3.8): left alone, said once, its
+     * address kept reserved when {@code status.vip} parses.
+     */
+    public static AllocationNeed.Malformed unreadable(ServiceLoadBalancer slb, String problem) {
+        String vip = slb == null || slb.getStatus() == null ? null : trimmed(slb.getStatus().getVip());
+        return new AllocationNeed.Malformed("it cannot be read: " + problem + "; the controller leaves this"
+                + " ServiceLoadBalancer alone" + (vip == null ? "" : " and VIP " + vip + " stays reserved")
+                + ": delete and re-create the Service", vip == null ? OptionalLong.empty() : parse(vip));
+    }
+
     // ---- 4. the plan ----
 
     public static ServicePlan plan(PlanInput in) {

@@ -171,6 +171,14 @@ class ServicePlannerDamagedInputTest {
                     p.setMetadata(null);
                     return ServicePlanner.need(slb(null), new NetworkResolution.Usable("net", "bgp", List.of(p)), Map.of());
                 }, o -> assertThat(((AllocationNeed.Allocate) o).pools()).isEmpty()),
+                row("SLB the shared reader refuses: malformed, its VIP reserved", () -> ServicePlanner.unreadable(
+                        withStatus(VIP, "pool-a"), "status.conditions[0]: null is not a valid list entry"),
+                        o -> assertThat(o).isInstanceOfSatisfying(AllocationNeed.Malformed.class, m -> {
+                            assertThat(m.message()).contains("status.conditions[0]: null").contains("VIP 10.0.0.1");
+                            assertThat(m.address()).hasValue(me.loutres.juneau.ip.Ipv4.parse(VIP));
+                        })),
+                row("SLB the shared reader refuses, VIP unparsable: nothing reserved", () -> ServicePlanner.unreadable(
+                        withStatus("x", "pool-a"), "p"), o -> assertThat(((AllocationNeed.Malformed) o).address()).isEmpty()),
                 row("requested IP unparsable: InvalidConfig naming it", () -> {
                     ServiceLoadBalancer s = slb(null);
                     s.getSpec().setRequestedIP("10.0.0.1/32");
@@ -279,6 +287,16 @@ class ServicePlannerDamagedInputTest {
                         unavailable("10.0.0.0/33")),
                 row("pool entry a reversed range", () -> resolve(network("arp", "pool-a"),
                         pool("pool-a", "arp", "10.0.0.9-10.0.0.1")), unavailable("10.0.0.9-10.0.0.1")),
+                row("network the shared reader refuses", () -> NetworkResolver.resolve("net", network("bgp", "pool-a"),
+                        name -> pool("pool-a", "bgp", "10.0.0.0/24"), o -> o instanceof ExternalNetwork
+                                ? java.util.Optional.of("metadata.finalizers[0]: null is not a valid list entry")
+                                : java.util.Optional.empty()),
+                        unavailable("ExternalNetwork \"net\" cannot be read: metadata.finalizers[0]: null")),
+                row("pool the shared reader refuses", () -> NetworkResolver.resolve("net", network("bgp", "pool-a"),
+                        name -> pool("pool-a", "bgp", "10.0.0.0/24"), o -> o instanceof AddressPool
+                                ? java.util.Optional.of("status.conditions[0]: null is not a valid list entry")
+                                : java.util.Optional.empty()),
+                        unavailable("AddressPool \"pool-a\" cannot be read: status.conditions[0]: null")),
                 row("pool addresses null", () -> {
                     AddressPool p = pool("pool-a", "bgp");
                     p.getSpec().setAddresses(null);

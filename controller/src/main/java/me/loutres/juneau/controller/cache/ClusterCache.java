@@ -66,6 +66,8 @@ public final class ClusterCache implements AutoCloseable {
     private final RecentWrites<ServiceLoadBalancer> slbWrites;
     private final RecentWrites<AddressPool> poolWrites;
     private final RecentWrites<ARPAdvertisement> arpWrites;
+    /** The shared reader's verdict on each version of the objects whose content the controller interprets. */
+    private final ReadChecks checks = new ReadChecks();
 
     /** @param agentLeaseNamespace where the node agents' Leases live (SPEC §3.7) */
     public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
@@ -87,9 +89,47 @@ public final class ClusterCache implements AutoCloseable {
         leaseNamespace = agentLeaseNamespace;
         leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
         serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
-        slbWrites = new RecentWrites<>(k -> slbs.getStore().getByKey(k));
+        // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
+        // status write keeps the spec as stored, so each pool version is checked
+        slbWrites = new RecentWrites<>(k -> slbs.getStore().getByKey(k), checks::trust);
         poolWrites = new RecentWrites<>(k -> pools.getStore().getByKey(k));
-        arpWrites = new RecentWrites<>(k -> arps.getStore().getByKey(k));
+        arpWrites = new RecentWrites<>(k -> arps.getStore().getByKey(k), checks::trust);
+        forgetCheckOnDelete(slbs);
+        forgetCheckOnDelete(pools);
+        forgetCheckOnDelete(networks);
+        forgetCheckOnDelete(arps);
+    }
+
+    private <T extends HasMetadata> void forgetCheckOnDelete(SharedIndexInformer<T> informer) {
+        informer.addEventHandler(new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T obj) {
+                // checked when a reconcile first reads this version, not here: most versions are our own writes
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                // idem
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                checks.forget(obj);
+            }
+        });
+    }
+
+    /**
+     * The problem the shared reader ({@code KubeReader}, as the webhook and the agent read) has with this object,
+     * empty when it reads cleanly. Checked once per version (uid, resourceVersion) of an object, remembered after.
+     */
+    public java.util.Optional<String> unreadable(HasMetadata o) {
+        return checks.problem(o);
+    }
+
+    /** How many object versions were checked (serialized once each) so far. */
+    public long readChecks() {
+        return checks.checks();
     }
 
     public RecentWrites<Service> recentServices() {
@@ -228,6 +268,10 @@ public final class ClusterCache implements AutoCloseable {
 
     public ExternalNetwork network(String name) {
         return name == null ? null : networks.getStore().getByKey(name);
+    }
+
+    public List<ExternalNetwork> networks() {
+        return networks.getStore().list();
     }
 
     public List<ExternalNetwork> networksListing(String pool) {

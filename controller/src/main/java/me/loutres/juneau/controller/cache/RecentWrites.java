@@ -17,10 +17,17 @@ import java.util.function.Function;
 public final class RecentWrites<T extends HasMetadata> {
     private final ConcurrentHashMap<String, T> written = new ConcurrentHashMap<>();
     private final Function<String, T> cached;
+    private final java.util.function.Consumer<T> onWrote;
 
     /** @param cached the informer cache's object of a key (the informer updates it before it calls handlers) */
     public RecentWrites(Function<String, T> cached) {
+        this(cached, o -> { });
+    }
+
+    /** @param onWrote hears every version the controller wrote (e.g. to trust it without reading it again) */
+    public RecentWrites(Function<String, T> cached, java.util.function.Consumer<T> onWrote) {
         this.cached = cached;
+        this.onWrote = onWrote;
     }
 
     public T read(String key, T cached) {
@@ -32,6 +39,7 @@ public final class RecentWrites<T extends HasMetadata> {
         if (object == null || object.getMetadata() == null || object.getMetadata().getResourceVersion() == null) {
             return;
         }
+        onWrote.accept(object);
         if (object.getMetadata().getDeletionTimestamp() != null
                 && (object.getMetadata().getFinalizers() == null || object.getMetadata().getFinalizers().isEmpty())) {
             // the final object of a deletion (the update that removed the last finalizer): it is gone from the

@@ -15,16 +15,12 @@ import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The allocator of one leadership term, kept in step with the AddressPools and Nodes of the informer caches.
  * A new term starts with a new book, filled from the ServiceLoadBalancer statuses before the first allocation.
  */
 public final class AllocationBook {
-    private static final Logger LOG = LoggerFactory.getLogger(AllocationBook.class);
-
     private final Allocator allocator = new Allocator();
     /** What each pool was last synced from (mode and entries), to skip re-parsing an unchanged pool. */
     private final Map<String, List<String>> synced = new ConcurrentHashMap<>();
@@ -51,8 +47,8 @@ public final class AllocationBook {
                 return;
             }
             AllocatorFeed.PoolFeed feed = AllocatorFeed.pool(pool);
-            // admission refuses such entries; one written around it is reported here, once per change of the pool
-            feed.problems().forEach(p -> LOG.warn("{}", p));
+            // admission refuses such entries; one written around it is reported (logged, event, metric) by the
+            // pool's reconcile through MalformedReports, once per change of the pool
             problems.put(name, feed.problems());
             feed.into(allocator);
             synced.put(name, List.copyOf(signature));

@@ -39,7 +39,8 @@ final class CapacityWaker {
             } else if (!capacityLeft) {
                 continue;
             }
-            NetworkResolution r = NetworkResolver.resolve(w.network(), cache.network(w.network()), cache::pool);
+            NetworkResolution r = NetworkResolver.resolve(w.network(), cache.network(w.network()), cache::pool,
+                    cache::unreadable);
             if (!(r instanceof NetworkResolution.Usable u)) {
                 continue;
             }

@@ -42,12 +42,16 @@ public final class EventRecorder {
                 .withUid(svc.getMetadata().getUid()).build(), type, reason, message);
     }
 
-    /** An event about an AddressPool: cluster-scoped, so the event lives in {@code default}, as kube does it. */
-    public void record(Term term, me.loutres.juneau.api.v1alpha1.AddressPool pool, String type, String reason,
-            String message) {
+    /**
+     * An event about a cluster-scoped object (AddressPool, ExternalNetwork, ARPAdvertisement): the event lives in
+     * {@code default}, as kube does it.
+     */
+    public void recordClusterScoped(Term term, io.fabric8.kubernetes.api.model.HasMetadata object, String type,
+            String reason, String message) {
         record(term, "default", new io.fabric8.kubernetes.api.model.ObjectReferenceBuilder()
-                .withApiVersion(pool.getApiVersion()).withKind(pool.getKind()).withName(pool.getMetadata().getName())
-                .withUid(pool.getMetadata().getUid()).build(), type, reason, message);
+                .withApiVersion(object.getApiVersion()).withKind(object.getKind())
+                .withName(object.getMetadata().getName()).withUid(object.getMetadata().getUid()).build(), type,
+                reason, message);
     }
 
     private void record(Term term, String ns, io.fabric8.kubernetes.api.model.ObjectReference involved, String type,

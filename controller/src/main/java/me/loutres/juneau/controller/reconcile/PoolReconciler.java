@@ -1,11 +1,8 @@
 package me.loutres.juneau.controller.reconcile;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import me.loutres.juneau.api.JuneauConstants;
-import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import java.util.Objects;
+import me.loutres.juneau.api.JuneauConstants;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -19,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Writes an AddressPool's {@code status} counts when they change, and hands freed capacity to waiting Services. An
  * entry that offers no address (admission refuses it; one stored around admission is read here through the shared
  * {@code AllocatorFeed}) is skipped, and said once per change of the pool: a Warning event on the AddressPool and
- * the {@code juneau_malformed_objects{kind="AddressPool"}} metric. The pool's other entries keep working.
+ * the {@code juneau_malformed_objects{kind="AddressPool"}} metric ({@link MalformedReports}). The pool's other
+ * entries keep working.
  */
 public final class PoolReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(PoolReconciler.class);
@@ -27,18 +25,13 @@ public final class PoolReconciler {
     private final ClusterCache cache;
     private final KubeWriter writer;
     private final Requeue requeue;
-    private final EventRecorder events;
-    private final ControllerMetrics metrics;
-    /** The problems last reported per pool (uid and entries), so an unchanged pool is not reported again. */
-    private final Map<String, List<String>> reported = new ConcurrentHashMap<>();
+    private final MalformedReports reports;
 
-    public PoolReconciler(ClusterCache cache, KubeWriter writer, Requeue requeue, EventRecorder events,
-            ControllerMetrics metrics) {
+    public PoolReconciler(ClusterCache cache, KubeWriter writer, Requeue requeue, MalformedReports reports) {
         this.cache = cache;
         this.writer = writer;
         this.requeue = requeue;
-        this.events = events;
-        this.metrics = metrics;
+        this.reports = reports;
     }
 
     public Result reconcile(String name, LeaderState st) {
@@ -46,7 +39,7 @@ public final class PoolReconciler {
         AddressPool pool = cache.pool(name);
         if (pool == null) {
             st.book().removePool(name);
-            reported.remove(name);
+            reports.forget(JuneauConstants.KIND_ADDRESS_POOL, name);
             return Result.DONE;
         }
         st.book().syncPool(pool);
@@ -69,21 +62,17 @@ public final class PoolReconciler {
         return Result.DONE;
     }
 
+    /**
+     * The entries that offer no address (the shared feed), or else the shared reader's problem with the pool (a null
+     * entry in its status, for instance), said once per change of the pool.
+     */
     private void reportMalformedEntries(LeaderState st, AddressPool pool) {
         String name = pool.getMetadata().getName();
         List<String> problems = st.book().problems(name);
-        List<String> key = new java.util.ArrayList<>(problems);
-        key.add(0, String.valueOf(pool.getMetadata().getUid()));
         if (problems.isEmpty()) {
-            reported.remove(name);
-            return;
+            problems = cache.unreadable(pool).map(p -> List.of("AddressPool " + name + " cannot be read: " + p
+                    + "; fix it (kubectl edit addresspool " + name + ")")).orElse(List.of());
         }
-        if (key.equals(reported.put(name, key))) {
-            return;
-        }
-        for (String problem : problems) {
-            metrics.malformedObject("AddressPool");
-            events.record(st.term(), pool, EventRecorder.WARNING, JuneauConstants.EVENT_MALFORMED_ENTRY, problem);
-        }
+        reports.report(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL, problems);
     }
 }

@@ -8,4 +8,7 @@ public interface Requeue {
 
     /** An AddressPool's counts may have changed: its status is rewritten soon (bursts coalesce). */
     void pool(String name);
+
+    /** An ExternalNetwork changed: what cannot be read in it is reported (once per change). */
+    void network(String name);
 }

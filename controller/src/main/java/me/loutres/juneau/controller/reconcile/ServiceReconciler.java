@@ -57,11 +57,13 @@ public final class ServiceReconciler {
     private final ControllerMetrics metrics;
     private final Requeue requeue;
     private final Clock clock;
+    private final MalformedReports malformed;
     /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
-            Requeue requeue, Clock clock) {
+            Requeue requeue, Clock clock, MalformedReports malformed) {
+        this.malformed = malformed;
         this.cache = cache;
         this.writer = writer;
         this.events = events;
@@ -99,6 +101,12 @@ public final class ServiceReconciler {
 
     private Result steady(ServiceKey key, Service svc, ServiceLoadBalancer current, LeaderState st) {
         Term term = st.term();
+        // read by the shared reader's rules (once per version of the object, see ClusterCache#unreadable): one it
+        // refuses is left alone as a malformed status is, before anything is written to it
+        Optional<String> unreadable = current == null ? Optional.empty() : cache.unreadable(current);
+        if (unreadable.isPresent()) {
+            return skipMalformed(term, key, svc, current, ServicePlanner.unreadable(current, unreadable.get()), st);
+        }
         ServiceLoadBalancer slb = current;
         Optional<ServiceLoadBalancer> shell = ServicePlanner.shell(svc, slb);
         if (shell.isPresent()) {
@@ -109,7 +117,8 @@ public final class ServiceReconciler {
                             : ", requested IP " + slb.getSpec().getRequestedIP());
         }
         String network = slb.getSpec().getExternalNetwork();
-        NetworkResolution resolution = NetworkResolver.resolve(network, cache.network(network), cache::pool);
+        NetworkResolution resolution = NetworkResolver.resolve(network, cache.network(network), cache::pool,
+                cache::unreadable);
         if (resolution instanceof NetworkResolution.Usable u) {
             u.pools().forEach(st.book()::syncPool);
         }
@@ -123,8 +132,10 @@ public final class ServiceReconciler {
         AllocationState allocation = allocate(key, svc, need, st);
 
         String arpName = JuneauConstants.arpAdvertisementName(key.namespace(), key.name());
+        ARPAdvertisement existingArp = cache.arpAdvertisement(arpName);
+        reportUnreadable(term, existingArp);
         PlanInput in = new PlanInput(svc, slb, resolution, allocation, vipPoolMode(allocation),
-                cache.endpointSlicesOf(key), cache.arpAdvertisement(arpName), cache.nodeLiveness(clock.instant()),
+                cache.endpointSlicesOf(key), existingArp, cache.nodeLiveness(clock.instant()),
                 cache.nodeNames(), null, clock.instant());
         ServicePlan first = ServicePlanner.plan(in);
         WriteDenial denial = applyArp(term, key, first.arp());
@@ -199,6 +210,20 @@ public final class ServiceReconciler {
             metrics.malformedStatus();
         }
         return Result.DONE;
+    }
+
+    /**
+     * An ARPAdvertisement the shared reader refuses (a null list entry in its metadata or status: the agent's side)
+     * is said once per version on the advertisement; the fields the plan reads (spec, labels) are plain strings, so
+     * the plan goes on with it.
+     */
+    private void reportUnreadable(Term term, ARPAdvertisement arp) {
+        if (arp == null || arp.getMetadata() == null) {
+            return;
+        }
+        List<String> problems = cache.unreadable(arp).map(p -> List.of("ARPAdvertisement " + arp.getMetadata().getName()
+                + " cannot be read: " + p)).orElse(List.of());
+        malformed.report(term, arp, JuneauConstants.KIND_ARP_ADVERTISEMENT, problems);
     }
 
     /** Applies the ARP action; a write the API server refuses comes back as a denial instead of an exception. */

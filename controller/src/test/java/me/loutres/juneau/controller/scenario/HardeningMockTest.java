@@ -202,4 +202,69 @@ class HardeningMockTest extends ScenarioBase {
         assertThat(controller.isReady()).isTrue();
         assertThat(controller.isHealthy()).isTrue();
     }
+
+    /**
+     * Issue 12 item 1: an ExternalNetwork stored around admission with entries the webhook denies (an empty entry,
+     * then a pool listed twice; a null entry never gets past the CRD schema, as on kube-apiserver) gives no address: its Services are Error with reason ExternalNetworkUnavailable naming the
+     * entry, and the network itself gets one Warning {@code MalformedEntry} event per change (in {@code default}, about
+     * the ExternalNetwork) and a count in {@code juneau_malformed_objects{kind="ExternalNetwork"}}. Fixed, the Service
+     * gets its VIP and nothing more is said. (Before: the empty entry read as a pool named "" that does not exist,
+     * the repeated pool went unnoticed, and the network never got an event.)
+     */
+    @Test
+    void aMalformedNetworkEntryIsAnErrorForItsServicesAndOneWarningPerChangeWithAMetricOnTheNetwork() {
+        cluster.pool("badnet-pool", "bgp", "10.95.0.0/30");
+        storeAroundTheWebhook("badnet-net", java.util.List.of("badnet-pool", ""));
+        cluster.service("badnet", "web", "badnet-net");
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("badnet", "web");
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+            Condition c = condition(s, JuneauConstants.CONDITION_ALLOCATED);
+            assertThat(c.getReason()).isEqualTo(JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE);
+            assertThat(c.getMessage()).contains("ExternalNetwork \"badnet-net\" spec.addressPools[1] is \"\"")
+                    .doesNotContain("Exception");
+        });
+        eventually(() -> assertThat(cluster.events("default", "badnet-net", JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo("ExternalNetwork");
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("badnet-net");
+                    assertThat(e.getMessage()).contains("spec.addressPools[1] is \"\", not an AddressPool name")
+                            .doesNotContain("Exception");
+                }));
+        settle();
+        assertThat(cluster.events("default", "badnet-net", JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .as("said once: an unchanged network is not reported again").hasSize(1);
+        assertThat(Scrape.value(controller, "juneau_malformed_objects_total", "kind", "ExternalNetwork")).isEqualTo(1.0);
+
+        // another change, another mistake: said once more
+        storeAroundTheWebhook("badnet-net", java.util.List.of("badnet-pool", "badnet-pool"));
+        eventually(() -> assertThat(cluster.events("default", "badnet-net", JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .hasSize(2).anySatisfy(e -> assertThat(e.getMessage())
+                        .contains("spec.addressPools[1] \"badnet-pool\" is already listed at spec.addressPools[0]")));
+        eventually(() -> assertThat(condition(status("badnet", "web"), JuneauConstants.CONDITION_ALLOCATED)
+                .getMessage()).contains("is already listed"));
+
+        // fixed: the Service gets its VIP, and nothing more is said about the network
+        storeAroundTheWebhook("badnet-net", java.util.List.of("badnet-pool"));
+        eventually(() -> assertThat(status("badnet", "web").getVip()).isEqualTo("10.95.0.1"));
+        settle();
+        assertThat(cluster.events("default", "badnet-net", JuneauConstants.EVENT_MALFORMED_ENTRY)).hasSize(2);
+        assertThat(Scrape.value(controller, "juneau_malformed_objects_total", "kind", "ExternalNetwork")).isEqualTo(2.0);
+        assertThat(controller.isReady()).isTrue();
+        assertThat(controller.isHealthy()).isTrue();
+    }
+
+    /** Creates or replaces the ExternalNetwork with these pools while the webhook is away (it would deny them). */
+    private void storeAroundTheWebhook(String name, java.util.List<String> pools) {
+        cluster.beforeTheWebhook(() -> {
+            ExternalNetwork n = cluster.client().resources(ExternalNetwork.class).withName(name).get();
+            if (n == null) {
+                n = new ExternalNetwork();
+                n.getMetadata().setName(name);
+            }
+            n.setSpec(new me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec("bgp", pools));
+            cluster.client().resource(n).createOr(existing -> existing.update());
+        });
+    }
 }

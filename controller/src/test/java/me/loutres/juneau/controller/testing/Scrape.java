@@ -26,7 +26,8 @@ public final class Scrape {
     /** Keys waiting, reconciling or waiting for a retry in every queue: zero means nothing left to do. */
     public static double unfinishedWork(JuneauController c) {
         return value(c, "juneau_workqueue_unfinished", "queue", "services")
-                + value(c, "juneau_workqueue_unfinished", "queue", "pools");
+                + value(c, "juneau_workqueue_unfinished", "queue", "pools")
+                + value(c, "juneau_workqueue_unfinished", "queue", "networks");
     }
 
     /** Addresses of a pool held by the current term's allocator (NaN on a standby or before the restore). */

@@ -1,0 +1,61 @@
+package me.loutres.juneau.controller.reconcile;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.controller.metrics.ControllerMetrics;
+import me.loutres.juneau.runtime.Term;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Says what cannot be read in a cluster-scoped object (an AddressPool entry that offers no address, an
+ * ExternalNetwork entry admission would have denied, an object the shared reader refuses), once per change of the
+ * object: a Warning {@code MalformedEntry} event per problem on the object (in {@code default}) and
+ * {@code juneau_malformed_objects{kind}}. An unchanged object is not reported again, whatever reconciles it.
+ */
+public final class MalformedReports {
+    private static final Logger LOG = LoggerFactory.getLogger(MalformedReports.class);
+
+    private final EventRecorder events;
+    private final ControllerMetrics metrics;
+    /** The problems last reported per object (uid first), so an unchanged object is not reported again. */
+    private final Map<String, List<String>> reported = new ConcurrentHashMap<>();
+
+    public MalformedReports(EventRecorder events, ControllerMetrics metrics) {
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    /** Reports {@code problems} of {@code object} unless they were the last ones reported; none clears the record. */
+    public void report(Term term, HasMetadata object, String kind, List<String> problems) {
+        if (problems.isEmpty() && reported.isEmpty()) {
+            return; // the common case, on every reconcile: nothing to report, nothing to clear
+        }
+        String key = kind + "/" + object.getMetadata().getName();
+        if (problems.isEmpty()) {
+            reported.remove(key);
+            return;
+        }
+        List<String> said = new ArrayList<>(problems.size() + 1);
+        said.add(String.valueOf(object.getMetadata().getUid()));
+        said.addAll(problems);
+        if (said.equals(reported.put(key, said))) {
+            return;
+        }
+        for (String problem : problems) {
+            LOG.warn("{}", problem);
+            metrics.malformedObject(kind);
+            events.recordClusterScoped(term, object, EventRecorder.WARNING, JuneauConstants.EVENT_MALFORMED_ENTRY,
+                    problem);
+        }
+    }
+
+    /** The object is gone. */
+    public void forget(String kind, String name) {
+        reported.remove(kind + "/" + name);
+    }
+}
