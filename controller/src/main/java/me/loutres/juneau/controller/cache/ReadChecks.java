@@ -25,7 +25,8 @@ public final class ReadChecks {
         }
     }
 
-    private final ConcurrentHashMap<String, Verdict> verdicts = new ConcurrentHashMap<>();
+    /** By kind, then {@code name} (cluster-scoped) or {@code namespace/name}: a lookup of a cluster-scoped object allocates nothing. */
+    private final ConcurrentHashMap<Class<?>, ConcurrentHashMap<String, Verdict>> verdicts = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
 
     /** The problem of this object as the shared reader sees it, or empty when it reads cleanly. */
@@ -34,14 +35,14 @@ public final class ReadChecks {
             return o == null ? Optional.empty() : KubeReader.check(o);
         }
         String key = key(o);
-        Verdict known = verdicts.get(key);
+        Verdict known = of(o).get(key);
         if (known != null && known.of(o)) {
             return known.problem();
         }
         checks.incrementAndGet();
         Optional<String> problem = KubeReader.check(o);
         if (o.getMetadata().getResourceVersion() != null) {
-            verdicts.put(key, new Verdict(o.getMetadata().getUid(), o.getMetadata().getResourceVersion(), problem));
+            of(o).put(key, new Verdict(o.getMetadata().getUid(), o.getMetadata().getResourceVersion(), problem));
         }
         return problem;
     }
@@ -49,7 +50,7 @@ public final class ReadChecks {
     /** This version was written by the controller itself: it reads cleanly. */
     public void trust(HasMetadata o) {
         if (o != null && o.getMetadata() != null && o.getMetadata().getResourceVersion() != null) {
-            verdicts.put(key(o), new Verdict(o.getMetadata().getUid(), o.getMetadata().getResourceVersion(),
+            of(o).put(key(o), new Verdict(o.getMetadata().getUid(), o.getMetadata().getResourceVersion(),
                     Optional.empty()));
         }
     }
@@ -57,7 +58,7 @@ public final class ReadChecks {
     /** The object is gone: its verdict with it. */
     public void forget(HasMetadata o) {
         if (o != null && o.getMetadata() != null) {
-            verdicts.remove(key(o));
+            of(o).remove(key(o));
         }
     }
 
@@ -66,8 +67,12 @@ public final class ReadChecks {
         return checks.get();
     }
 
+    private ConcurrentHashMap<String, Verdict> of(HasMetadata o) {
+        return verdicts.computeIfAbsent(o.getClass(), c -> new ConcurrentHashMap<>());
+    }
+
     private static String key(HasMetadata o) {
         String ns = o.getMetadata().getNamespace();
-        return o.getClass().getSimpleName() + "/" + (ns == null ? "" : ns) + "/" + o.getMetadata().getName();
+        return ns == null ? String.valueOf(o.getMetadata().getName()) : ns + "/" + o.getMetadata().getName();
     }
 }
