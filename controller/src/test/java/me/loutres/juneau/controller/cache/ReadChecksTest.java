@@ -60,6 +60,19 @@ class ReadChecksTest {
     }
 
     @Test
+    void aVersionTheControllerWroteThroughRecentWritesCostsNoCheckWhenItComesBackFromTheInformer() {
+        ReadChecks checks = new ReadChecks();
+        RecentWrites<AddressPool> writes = new RecentWrites<>(k -> null, checks::trust);
+        writes.wrote("p", pool("u1", "9", List.of("10.0.0.0/24")));
+        // the watch event of the same version: a new instance, same uid and resourceVersion
+        assertThat(checks.problem(pool("u1", "9", List.of("10.0.0.0/24")))).isEmpty();
+        assertThat(checks.checks()).isZero();
+        // someone else's next version is checked
+        assertThat(checks.problem(pool("u1", "10", Arrays.asList("10.0.0.0/24", null)))).isPresent();
+        assertThat(checks.checks()).isEqualTo(1);
+    }
+
+    @Test
     void anObjectWithoutAResourceVersionIsCheckedEachTimeAndNotRemembered() {
         ReadChecks checks = new ReadChecks();
         AddressPool local = pool("u1", null, Arrays.asList((String) null));

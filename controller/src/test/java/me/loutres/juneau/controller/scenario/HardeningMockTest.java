@@ -255,6 +255,87 @@ class HardeningMockTest extends ScenarioBase {
         assertThat(controller.isHealthy()).isTrue();
     }
 
+    /**
+     * Issue 12 item 1, one way objects are read: the controller reads its typed informer objects by the shared
+     * reader's rules (KubeReader, as the webhook, {@code validate} and the agent do), once per version. An
+     * ExternalNetwork with a null list entry the CRD schema does not cover ({@code metadata.finalizers}; the webhook
+     * denies it, kube-apiserver's metadata validation too, this local server stores it) is named the same way: its
+     * Services are Error naming the field, the network gets one MalformedEntry Warning and the metric. (Before: the
+     * typed object was used as it came, the Service got a VIP from a network no other reader accepts.)
+     */
+    @Test
+    void aNetworkTheSharedReaderRefusesGivesNoAddressAndIsNamedOnce() {
+        cluster.pool("unread-pool", "bgp", "10.96.0.0/30");
+        cluster.beforeTheWebhook(() -> {
+            ExternalNetwork n = new ExternalNetwork();
+            n.getMetadata().setName("unread-net");
+            n.getMetadata().setFinalizers(java.util.Arrays.asList((String) null));
+            n.setSpec(new me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec("bgp", java.util.List.of("unread-pool")));
+            cluster.client().resource(n).create();
+        });
+        cluster.service("unread", "web", "unread-net");
+        String problem = "ExternalNetwork \"unread-net\" cannot be read: metadata.finalizers[0]: null is not a valid"
+                + " list entry";
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("unread", "web");
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+            assertThat(s.getVip()).isNull();
+            assertThat(condition(s, JuneauConstants.CONDITION_ALLOCATED).getMessage()).contains(problem);
+        });
+        eventually(() -> assertThat(cluster.events("default", "unread-net", JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .singleElement().satisfies(e -> assertThat(e.getMessage()).contains(problem)));
+        settle();
+        assertThat(cluster.events("default", "unread-net", JuneauConstants.EVENT_MALFORMED_ENTRY)).hasSize(1);
+        assertThat(controller.isHealthy()).isTrue();
+    }
+
+    /**
+     * The same rule for a ServiceLoadBalancer (SPEC §3.8): one the shared reader refuses (a null finalizer entry,
+     * stored while no controller ran and around the webhook) is left exactly as it is, said once as a
+     * MalformedStatus Warning naming the field, and its VIP stays reserved. (Before: it was reconciled like any
+     * other, its status rewritten from a record no other reader accepts.)
+     */
+    @Test
+    void aServiceLoadBalancerTheSharedReaderRefusesIsLeftAloneAndItsVipStaysReserved() {
+        cluster.pool("unslb-pool", "bgp", "10.97.0.0/30");   // usable: .1 and .2
+        cluster.network("unslb-net", "bgp", "unslb-pool");
+        controller.close();
+        Service bad = cluster.service("unslb", "bad", "unslb-net");
+        cluster.beforeTheWebhook(() -> {
+            ServiceLoadBalancer slb = new ServiceLoadBalancer();
+            slb.setMetadata(new ObjectMetaBuilder().withNamespace("unslb").withName("bad")
+                    .withFinalizers(java.util.Arrays.asList(JuneauConstants.FINALIZER, null)).addNewOwnerReference()
+                    .withApiVersion("v1").withKind("Service").withName("bad").withUid(bad.getMetadata().getUid())
+                    .withController(true).endOwnerReference().build());
+            ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
+            spec.setServiceRef(new ServiceRef("bad"));
+            spec.setExternalNetwork("unslb-net");
+            slb.setSpec(spec);
+            ServiceLoadBalancer created = cluster.client().resources(ServiceLoadBalancer.class).inNamespace("unslb")
+                    .resource(slb).create();
+            ServiceLoadBalancerStatus st = new ServiceLoadBalancerStatus();
+            st.setVip("10.97.0.1");
+            st.setAddressPool("unslb-pool");
+            created.setStatus(st);
+            cluster.client().resources(ServiceLoadBalancer.class).inNamespace("unslb").resource(created).updateStatus();
+        });
+        assertThat(cluster.slb("unslb", "bad").getMetadata().getFinalizers()).as("stored as written").hasSize(2);
+        restartController();
+        cluster.service("unslb", "good", "unslb-net");
+        eventually(() -> assertThat(status("unslb", "good").getVip()).as("the refused record's VIP stays reserved")
+                .isEqualTo("10.97.0.2"));
+        eventually(() -> assertThat(cluster.events("unslb", "bad", JuneauConstants.EVENT_MALFORMED_STATUS))
+                .singleElement().satisfies(e -> assertThat(e.getMessage())
+                        .contains("cannot be read: metadata.finalizers[1]: null is not a valid list entry")
+                        .contains("VIP 10.97.0.1 stays reserved").doesNotContain("Exception")));
+        settle();
+        ServiceLoadBalancerStatus left = status("unslb", "bad");
+        assertThat(left.getPhase()).as("left exactly as it is").isNull();
+        assertThat(left.getConditions()).isNullOrEmpty();
+        assertThat(cluster.events("unslb", "bad", JuneauConstants.EVENT_MALFORMED_STATUS)).hasSize(1);
+        assertThat(controller.isHealthy()).isTrue();
+    }
+
     /** Creates or replaces the ExternalNetwork with these pools while the webhook is away (it would deny them). */
     private void storeAroundTheWebhook(String name, java.util.List<String> pools) {
         cluster.beforeTheWebhook(() -> {
