@@ -51,7 +51,9 @@ public final class PoolReconciler {
                 || !Objects.equals(current.getAllocated(), usage.allocated())
                 || !Objects.equals(current.getFree(), usage.free())) {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
-            next.setConditions(current == null || current.getConditions() == null ? List.of() : current.getConditions());
+            // a null entry (the shared reader refuses it; reported above) is not written back
+            next.setConditions(current == null || current.getConditions() == null ? List.of()
+                    : current.getConditions().stream().filter(Objects::nonNull).toList());
             writer.replacePoolStatus(st.term(), pool, next);
             LOG.info("AddressPool {}: {}/{} addresses allocated, {} free", name, usage.allocated(), usage.total(),
                     usage.free());
