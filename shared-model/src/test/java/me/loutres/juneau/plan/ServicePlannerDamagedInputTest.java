@@ -270,6 +270,10 @@ class ServicePlannerDamagedInputTest {
         return Stream.of(
                 row("network without spec", () -> resolve(network(null), pool("pool-a", "bgp", "10.0.0.0/24")),
                         unavailable("spec.type \"null\"")),
+                row("network type unknown", () -> resolve(network("static", "pool-a"), pool("pool-a", "bgp", "10.0.0.0/24")),
+                        unavailable("spec.type \"static\"; it must be bgp or arp")),
+                row("network listing no pools", () -> resolve(network("bgp"), pool("pool-a", "bgp", "10.0.0.0/24")),
+                        unavailable("lists no AddressPools")),
                 row("addressPools [null]", () -> resolve(network("bgp", (String) null), pool("pool-a", "bgp", "10.0.0.0/24")),
                         unavailable("spec.addressPools[0] is null")),
                 row("addressPools [\"\"]", () -> resolve(network("bgp", " "), pool("pool-a", "bgp", "10.0.0.0/24")),

@@ -336,6 +336,44 @@ class HardeningMockTest extends ScenarioBase {
         assertThat(controller.isHealthy()).isTrue();
     }
 
+    /**
+     * And for an ARPAdvertisement: one the shared reader refuses (a null finalizer entry, written around the webhook)
+     * is said once as a MalformedEntry Warning on the advertisement with {@code kind="ARPAdvertisement"} in the
+     * metric; what the plan reads of it (spec, labels) is intact, so its node goes on answering and nothing is
+     * rewritten.
+     */
+    @Test
+    void anAdvertisementTheSharedReaderRefusesIsNamedOnceAndKeepsItsNode() {
+        cluster.pool("unarp-pool", "arp", "10.98.0.1-10.98.0.4");
+        cluster.network("unarp-net", "arp", "unarp-pool");
+        cluster.service("unarp", "web", "unarp-net");
+        cluster.endpoints("unarp", "web", "unarp-node");
+        eventually(() -> {
+            assertThat(status("unarp", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+            assertThat(cluster.arp("unarp", "web")).isNotNull();
+        });
+        String name = JuneauConstants.arpAdvertisementName("unarp", "web");
+        cluster.beforeTheWebhook(() -> {
+            me.loutres.juneau.api.v1alpha1.ARPAdvertisement a = cluster.arp("unarp", "web");
+            a.getMetadata().setFinalizers(java.util.Arrays.asList((String) null));
+            cluster.client().resource(a).update();
+        });
+        String rv = cluster.arp("unarp", "web").getMetadata().getResourceVersion();
+        eventually(() -> assertThat(cluster.events("default", name, JuneauConstants.EVENT_MALFORMED_ENTRY))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo("ARPAdvertisement");
+                    assertThat(e.getMessage()).contains("ARPAdvertisement " + name
+                            + " cannot be read: metadata.finalizers[0]: null is not a valid list entry");
+                }));
+        assertThat(Scrape.value(controller, "juneau_malformed_objects_total", "kind", "ARPAdvertisement"))
+                .isEqualTo(1.0);
+        settle();
+        assertThat(cluster.arp("unarp", "web").getMetadata().getResourceVersion()).as("not rewritten").isEqualTo(rv);
+        assertThat(cluster.arp("unarp", "web").getSpec().getNodeName()).isEqualTo("unarp-node");
+        assertThat(status("unarp", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY);
+        assertThat(cluster.events("default", name, JuneauConstants.EVENT_MALFORMED_ENTRY)).hasSize(1);
+    }
+
     /** Creates or replaces the ExternalNetwork with these pools while the webhook is away (it would deny them). */
     private void storeAroundTheWebhook(String name, java.util.List<String> pools) {
         cluster.beforeTheWebhook(() -> {
