@@ -76,11 +76,11 @@ final class NodeLivenessWatch implements AutoCloseable {
         long delay = Math.max(1, Duration.between(clock.instant(), at).toMillis() + 1);
         try {
             timer.schedule(() -> {
-                pending.fired(node, at);
+                pending.ended(node, at);
                 judge(node, cache.agentLease(node));
             }, delay, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            pending.dropped(node, at);
+            pending.ended(node, at);
         }
     }
 

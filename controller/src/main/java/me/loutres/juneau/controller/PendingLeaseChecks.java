@@ -25,13 +25,11 @@ final class PendingLeaseChecks {
         return schedule[0];
     }
 
-    /** The check scheduled for {@code when} fired (a check superseded by an earlier one leaves nothing pending). */
-    void fired(String node, Instant when) {
-        earliest.remove(node, when);
-    }
-
-    /** A check could not be scheduled. */
-    void dropped(String node, Instant when) {
+    /**
+     * The check scheduled for {@code when} is no longer pending: it fired, or it could not be scheduled. Only that
+     * check is cleared: a superseded check ending late leaves the earlier one that replaced it pending.
+     */
+    void ended(String node, Instant when) {
         earliest.remove(node, when);
     }
 }

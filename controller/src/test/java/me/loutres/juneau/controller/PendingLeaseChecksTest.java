@@ -33,16 +33,16 @@ class PendingLeaseChecksTest {
     void aFiredCheckLetsTheNextOneBeScheduledButASupersededOneDoesNotClearTheEarlierOne() {
         checks.offer("node-a", T0.plusSeconds(30));
         checks.offer("node-a", T0.plusSeconds(4));
-        checks.fired("node-a", T0.plusSeconds(30)); // the superseded timer fires late: the 4 s one stays pending
+        checks.ended("node-a", T0.plusSeconds(30)); // the superseded timer fires late: the 4 s one stays pending
         assertThat(checks.offer("node-a", T0.plusSeconds(5))).isFalse();
-        checks.fired("node-a", T0.plusSeconds(4));
+        checks.ended("node-a", T0.plusSeconds(4));
         assertThat(checks.offer("node-a", T0.plusSeconds(5))).isTrue();
     }
 
     @Test
     void aDroppedCheckIsNotPending() {
         checks.offer("node-a", T0.plusSeconds(3));
-        checks.dropped("node-a", T0.plusSeconds(3));
+        checks.ended("node-a", T0.plusSeconds(3));
         assertThat(checks.offer("node-a", T0.plusSeconds(3))).isTrue();
     }
 }
