@@ -19,7 +19,7 @@ import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.NodeInternalIps;
 
 /** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
-final class AddressPoolRules implements KindRules {
+final class AddressPoolRules extends ReferencedKindRules {
     private static final String MODES = "accepted: bgp (entries are CIDRs) or arp (entries are start-end ranges)";
 
     private final AdmissionSettings settings;
@@ -29,14 +29,8 @@ final class AddressPoolRules implements KindRules {
     }
 
     @Override
-    public Verdict review(Review review, ClusterView view) {
-        if (review.isDelete()) {
-            return reviewDelete(review, view);
-        }
+    Verdict reviewWrite(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        if (!(review.isCreate() || review.isUpdate())) {
-            return verdict;
-        }
         AddressPool pool = review.objectAs(AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
         AddressPool old = review.oldObjectAs(AddressPool.class, JuneauConstants.KIND_ADDRESS_POOL);
         if (pool.getSpec() == null) {
@@ -185,11 +179,8 @@ final class AddressPoolRules implements KindRules {
         });
     }
 
-    private static Verdict reviewDelete(Review review, ClusterView view) {
-        if (review.beingDeleted()) {
-            return Verdict.allow();
-        }
-        String name = review.objectName();
+    @Override
+    Verdict reviewDelete(String name, ClusterView view) {
         List<String> listing = new ArrayList<>();
         for (ExternalNetwork net : view.externalNetworks()) {
             if (net.getSpec() != null && net.getSpec().getAddressPools() != null

@@ -13,18 +13,12 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterView;
 
 /** SPEC §1.2 and §2.5: ExternalNetwork CREATE, UPDATE, DELETE. */
-final class ExternalNetworkRules implements KindRules {
+final class ExternalNetworkRules extends ReferencedKindRules {
     static final int MAX_NAMED_REFERENCES = 5;
 
     @Override
-    public Verdict review(Review review, ClusterView view) {
-        if (review.isDelete()) {
-            return reviewDelete(review, view);
-        }
+    Verdict reviewWrite(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        if (!(review.isCreate() || review.isUpdate())) {
-            return verdict;
-        }
         ExternalNetwork net = review.objectAs(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
         ExternalNetwork old = review.oldObjectAs(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
         if (net.getSpec() == null) {
@@ -94,11 +88,8 @@ final class ExternalNetworkRules implements KindRules {
         return verdict;
     }
 
-    private static Verdict reviewDelete(Review review, ClusterView view) {
-        if (review.beingDeleted()) {
-            return Verdict.allow();
-        }
-        String name = review.objectName();
+    @Override
+    Verdict reviewDelete(String name, ClusterView view) {
         List<String> refs = new ArrayList<>();
         for (ServiceLoadBalancer slb : view.serviceLoadBalancers()) {
             if (!Texts.beingDeleted(slb) && slb.getSpec() != null && name.equals(slb.getSpec().getExternalNetwork())) {
