@@ -42,6 +42,22 @@ record ResourceType(String group, String version, String plural, String singular
         return custom || plural.equals("endpointslices");
     }
 
+    /**
+     * A resource is named by group, version and plural, as in its URL; the schema, columns and verbs describe it.
+     * (The record's own equality hashed the whole CRD schema on every store lookup, and a CRD update would have
+     * made its stored objects unreachable.)
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ResourceType t && t.plural.equals(plural) && t.group.equals(group)
+                && t.version.equals(version);
+    }
+
+    @Override
+    public int hashCode() {
+        return (group.hashCode() * 31 + version.hashCode()) * 31 + plural.hashCode();
+    }
+
     String basePath() {
         return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
     }
