@@ -37,7 +37,8 @@ final class AdmissionGate implements Admission {
                 + operation, k -> AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation));
         ObjectNode current = object;
         for (Endpoint hook : hooks) {
-            if (!hook.reach().test(current) && !hook.reach().test(old)) {
+            String user = caller.user() == null ? null : caller.user().getUsername();
+            if (!hook.reach().test(current, user) && !hook.reach().test(old, user)) {
                 continue; // the matchConditions keep other objects (e.g. unmanaged Services) away
             }
             ObjectNode review = review(operation, type, subresource, namespace, name, caller, current, old);

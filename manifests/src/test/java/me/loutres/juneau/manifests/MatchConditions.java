@@ -29,12 +29,17 @@ final class MatchConditions {
     }
 
     static boolean evaluate(String expression, Map<String, Object> object, String operation) {
+        return evaluate(expression, object, operation, "kubernetes-admin");
+    }
+
+    /** With the requesting user's name, which the API server always binds ({@code request.userInfo.username}). */
+    static boolean evaluate(String expression, Map<String, Object> object, String operation, String username) {
         try {
             CelAbstractSyntaxTree ast = COMPILER.compile(expression).getAst();
             Map<String, Object> vars = new HashMap<>();
             vars.put("object", object == null ? com.google.protobuf.NullValue.NULL_VALUE : object);
             vars.put("oldObject", com.google.protobuf.NullValue.NULL_VALUE);
-            vars.put("request", Map.of("operation", operation));
+            vars.put("request", Map.of("operation", operation, "userInfo", Map.of("username", username)));
             Object result = RUNTIME.createProgram(ast).eval(vars);
             if (!(result instanceof Boolean b)) {
                 throw new AssertionError("matchCondition '" + expression + "' returned " + result + ", not a bool");

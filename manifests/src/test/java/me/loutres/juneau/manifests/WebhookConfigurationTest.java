@@ -157,6 +157,22 @@ class WebhookConfigurationTest {
         }
         assertThat(conditions.size()).as("%s matchConditions", h).isEqualTo(1);
         String cel = conditions.get(0).path("expression").asText();
+        if (e.reach() == Endpoint.Reach.NOT_BY_THE_CONTROLLER) {
+            Map<String, Object> slb = Map.of("apiVersion", JuneauConstants.API_VERSION, "kind", e.kind(),
+                    "metadata", Map.of("name", "web", "namespace", "default"));
+            for (String user : List.of(JuneauConstants.DEFAULT_CONTROLLER_USERNAME, "kubernetes-admin",
+                    JuneauConstants.DEFAULT_AGENT_USERNAME, JuneauConstants.GARBAGE_COLLECTOR_USERNAME,
+                    JuneauConstants.DEFAULT_CONTROLLER_USERNAME + "x")) {
+                for (String operation : List.of("CREATE", "UPDATE", "DELETE")) {
+                    Map<String, Object> object = operation.equals("DELETE") ? null : slb;
+                    assertThat(MatchConditions.evaluate(cel, object, operation, user))
+                            .as("%s on %s by %s", h, operation, user)
+                            .isEqualTo(e.reach().test(object == null ? null : MAPPER.valueToTree(object), user))
+                            .isEqualTo(!user.equals(JuneauConstants.DEFAULT_CONTROLLER_USERNAME));
+                }
+            }
+            return;
+        }
         // object is null on DELETE: never dereference it there; optional fields are tested with has() first
         assertThat(cel).startsWith("request.operation != 'DELETE' && object != null &&");
         assertThat(cel.indexOf("has(object.spec.loadBalancerClass)")).isLessThan(cel.indexOf("object.spec.loadBalancerClass =="));

@@ -22,21 +22,23 @@ public final class AdmissionRoutes {
                     "services", CREATE_UPDATE, false, "Namespaced", Endpoint.Reach.MANAGED_OR_ANNOTATED_SERVICES,
                     Endpoint.Rules.SERVICE_VALIDATION),
             custom(JuneauConstants.KIND_ADDRESS_POOL, JuneauConstants.PLURAL_ADDRESS_POOLS, false, "Cluster",
-                    Endpoint.Rules.ADDRESS_POOLS),
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.ADDRESS_POOLS),
             custom(JuneauConstants.KIND_EXTERNAL_NETWORK, JuneauConstants.PLURAL_EXTERNAL_NETWORKS, false, "Cluster",
-                    Endpoint.Rules.EXTERNAL_NETWORKS),
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.EXTERNAL_NETWORKS),
             custom(JuneauConstants.KIND_SERVICE_LOAD_BALANCER, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, true,
-                    "Namespaced", Endpoint.Rules.SERVICE_LOAD_BALANCERS),
+                    "Namespaced", Endpoint.Reach.NOT_BY_THE_CONTROLLER, Endpoint.Rules.SERVICE_LOAD_BALANCERS),
+            // the controller's advertisements are reviewed too: their content rules can deny them (SPEC §3.8)
             custom(JuneauConstants.KIND_ARP_ADVERTISEMENT, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, true, "Cluster",
-                    Endpoint.Rules.ARP_ADVERTISEMENTS));
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.ARP_ADVERTISEMENTS));
 
     private AdmissionRoutes() {
     }
 
-    private static Endpoint custom(String kind, String plural, boolean status, String scope, Endpoint.Rules rules) {
+    private static Endpoint custom(String kind, String plural, boolean status, String scope, Endpoint.Reach reach,
+            Endpoint.Rules rules) {
         return new Endpoint("/validate/" + plural, JuneauConstants.validateWebhookName(plural), false,
                 JuneauConstants.GROUP, JuneauConstants.VERSION, kind, plural, CREATE_UPDATE_DELETE, status, scope,
-                Endpoint.Reach.EVERY_OBJECT, rules);
+                reach, rules);
     }
 
     /** The endpoint served at a path. */

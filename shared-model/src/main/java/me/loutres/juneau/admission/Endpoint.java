@@ -1,6 +1,7 @@
 package me.loutres.juneau.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import me.loutres.juneau.api.JuneauConstants;
 import java.util.List;
 
 /**
@@ -42,14 +43,29 @@ public record Endpoint(String path, String webhookName, boolean mutating, String
         /** managed Services only (SPEC §1) */
         MANAGED_SERVICES,
         /** managed Services, and Services with a {@code juneau.loutres.me/} annotation (they are warned) */
-        MANAGED_OR_ANNOTATED_SERVICES;
+        MANAGED_OR_ANNOTATED_SERVICES,
+        /**
+         * every request but the controller's own ({@link JuneauConstants#DEFAULT_CONTROLLER_USERNAME}): the
+         * ServiceLoadBalancer rules allow all of them (SPEC §2.2), so reviewing them only cost two webhook calls
+         * per new Service
+         */
+        NOT_BY_THE_CONTROLLER;
 
         /**
          * The matchCondition as Java, over the object as the API server hands it to CEL ({@code null} on DELETE,
-         * when the Service webhooks are not called).
+         * when the Service webhooks are not called) and the requesting user's name ({@code null}: not known, as
+         * for {@code juneau validate}, which checks files someone wrote, never the controller).
          */
+        public boolean test(JsonNode object, String username) {
+            if (this == NOT_BY_THE_CONTROLLER) {
+                return !JuneauConstants.DEFAULT_CONTROLLER_USERNAME.equals(username);
+            }
+            return test(object);
+        }
+
+        /** The matchCondition as Java, over the object alone (see {@link #test(JsonNode, String)}). */
         public boolean test(JsonNode object) {
-            if (this == EVERY_OBJECT) {
+            if (this == EVERY_OBJECT || this == NOT_BY_THE_CONTROLLER) {
                 return true;
             }
             if (object == null || object.isNull()) {

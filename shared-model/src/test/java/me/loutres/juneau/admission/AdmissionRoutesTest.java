@@ -50,6 +50,26 @@ class AdmissionRoutesTest {
         assertThat(Endpoint.Reach.MANAGED_OR_ANNOTATED_SERVICES.test(null)).isFalse();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            the controller                     | system:serviceaccount:juneau-system:juneau-controller  | false | true
+            a person                           | kubernetes-admin                                       | true  | true
+            the node agent                     | system:serviceaccount:juneau-system:juneau-agent       | true  | true
+            the garbage collector              | system:serviceaccount:kube-system:generic-garbage-collector | true | true
+            another account of the same prefix | system:serviceaccount:juneau-system:juneau-controller2 | true  | true
+            nobody known (juneau validate)     | -                                                      | true  | true
+            """)
+    void onlyTheControllersOwnServiceLoadBalancerWritesSkipTheWebhook(String who, String username,
+            boolean slbReviewed, boolean arpReviewed) throws Exception {
+        JsonNode slb = KubeObjects.mapper().readTree("{\"kind\":\"ServiceLoadBalancer\",\"metadata\":{\"name\":\"web\"}}");
+        Endpoint slbs = AdmissionRoutes.byPath("/validate/serviceloadbalancers").orElseThrow();
+        assertThat(slbs.reach().test(slb, username)).as("ServiceLoadBalancer write by %s", who).isEqualTo(slbReviewed);
+        assertThat(slbs.reach().test(null, username)).as("ServiceLoadBalancer delete by %s", who).isEqualTo(slbReviewed);
+        // advertisements carry content rules the controller's own writes must pass (SPEC §3.8)
+        assertThat(AdmissionRoutes.byPath("/validate/arpadvertisements").orElseThrow().reach().test(slb, username))
+                .isEqualTo(arpReviewed);
+    }
+
     @Test
     void everyRuleSetAnswersExactlyOneEndpoint() {
         assertThat(AdmissionRoutes.ALL).extracting(Endpoint::rules).containsExactlyInAnyOrder(Endpoint.Rules.values());
