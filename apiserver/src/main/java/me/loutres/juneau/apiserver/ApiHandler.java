@@ -703,8 +703,19 @@ final class ApiHandler extends Handler.Abstract {
                 stream.run(new WatchSink() {
                     @Override
                     public void event(String kind, JsonNode object) throws IOException {
+                        send(Json.MAPPER.writeValueAsString(watchEvent(kind, object)));
+                    }
+
+                    @Override
+                    public void item(String kind, Store.Encoded object) throws IOException {
+                        // the same message as event(), the object's JSON shared by all streams
+                        send("{\"type\":\"" + kind + "\",\"object\":"
+                                + new String(object.json(), StandardCharsets.UTF_8) + "}");
+                    }
+
+                    private void send(String message) throws IOException {
                         var sent = new org.eclipse.jetty.websocket.api.Callback.Completable();
-                        session.sendText(Json.MAPPER.writeValueAsString(watchEvent(kind, object)), sent);
+                        session.sendText(message, sent);
                         try {
                             sent.get(30, TimeUnit.SECONDS);
                         } catch (InterruptedException ex) {

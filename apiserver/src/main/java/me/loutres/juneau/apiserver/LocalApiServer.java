@@ -82,6 +82,8 @@ public final class LocalApiServer implements AutoCloseable {
         ssl.setKeyStorePassword(new String(password));
         ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
         ssl.setSniRequired(false);
+        // ChaCha20 first in a JVM without C2 (juneau up): AES-GCM is slow there (see CipherOrder)
+        me.loutres.juneau.tls.CipherOrder.forThisJvm().ifPresent(ssl::setCipherComparator);
         QueuedThreadPool threads = new QueuedThreadPool(400, 8);
         threads.setName("local-apiserver");
         threads.setDaemon(true);
@@ -221,8 +223,7 @@ public final class LocalApiServer implements AutoCloseable {
     /** A client as {@link #client(String)}, with more settings (user agent, retries, timeouts). */
     public KubernetesClient client(String token, Consumer<ConfigBuilder> settings) {
         ConfigBuilder b = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
-                .withCaCertData(caData()).withNamespace("default").withRequestRetryBackoffLimit(2)
-                .withOnlyHttpWatches(true);
+                .withCaCertData(caData()).withNamespace("default").withRequestRetryBackoffLimit(2);
         settings.accept(b);
         return new KubernetesClientBuilder().withConfig(b.build()).build();
     }

@@ -180,6 +180,8 @@ public final class UpLoadBenchmark {
 
     private static void run(Target target, int n, int threads) throws Exception {
         KubernetesClient admin = target.admin();
+        // its watch reads ServiceLoadBalancers straight into their class, as the controller's and webhook's do
+        me.loutres.juneau.api.v1alpha1.JuneauResources.registerWith(admin.getKubernetesSerialization());
         AddressPool pool = new AddressPool();
         pool.getMetadata().setName("bench-pool");
         pool.setSpec(new AddressPoolSpec(JuneauConstants.MODE_BGP, List.of("10.200.0.0/16")));
