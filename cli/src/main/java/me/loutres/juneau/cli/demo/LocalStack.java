@@ -98,8 +98,15 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
+    /**
+     * Controller workers of the local stack: the API server runs in the same process, so a reconcile waits on its
+     * four round trips rather than on a network: 10,000 new Services kept 1.6 of the 2 cores busy with 4 workers
+     * (all VIPs in 108 s) and 1.95 with 16 (74 s; BENCHMARKS.md, `juneau up` under load).
+     */
+    public static final int WORKERS = 16;
+
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes) throws IOException {
-        return start(apiPort, webhookPort, withNodes, ControllerOptions.DEFAULT_WORKERS);
+        return start(apiPort, webhookPort, withNodes, WORKERS);
     }
 
     /** As {@link #start(int, int, boolean)} with this many controller workers (Service keys reconciled at once). */

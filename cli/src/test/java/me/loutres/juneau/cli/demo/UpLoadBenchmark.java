@@ -81,7 +81,7 @@ public final class UpLoadBenchmark {
         int n = 10_000;
         int threads = 16;
         boolean stock = false;
-        int workers = ControllerOptions.DEFAULT_WORKERS;
+        int workers = LocalStack.WORKERS;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--threads")) {
                 threads = Integer.parseInt(args[++i]);
