@@ -26,8 +26,8 @@ class JuneauResourcesTest {
         assertThat(untyped).isInstanceOf(GenericKubernetesResource.class);
 
         KubernetesSerialization registered = new KubernetesSerialization();
-        JuneauResources.registerWith(registered);
-        JuneauResources.registerWith(registered); // twice is harmless
+        JuneauResources.KINDS.forEach(registered::registerKubernetesResource);
+        JuneauResources.KINDS.forEach(registered::registerKubernetesResource); // twice is harmless
         Object typed = registered.unmarshal(event(kind), WatchEvent.class).getObject();
         assertThat(typed.getClass().getSimpleName()).isEqualTo(kind);
         assertThat(((HasMetadata) typed).getMetadata().getResourceVersion()).isEqualTo("7");
@@ -37,7 +37,7 @@ class JuneauResourcesTest {
     @Test
     void otherKindsAreLeftAsTheyWere() {
         KubernetesSerialization registered = new KubernetesSerialization();
-        JuneauResources.registerWith(registered);
+        JuneauResources.KINDS.forEach(registered::registerKubernetesResource);
         Object svc = registered.unmarshal("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Service\","
                 + "\"metadata\":{\"name\":\"web\"}}}", WatchEvent.class).getObject();
         assertThat(svc).isInstanceOf(io.fabric8.kubernetes.api.model.Service.class);

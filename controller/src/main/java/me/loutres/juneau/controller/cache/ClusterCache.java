@@ -72,7 +72,7 @@ public final class ClusterCache implements AutoCloseable {
     /** @param agentLeaseNamespace where the node agents' Leases live (SPEC §3.7) */
     public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
         // before the first informer starts: its events are then read straight into Juneau's classes
-        me.loutres.juneau.api.v1alpha1.JuneauResources.registerWith(client.getKubernetesSerialization());
+        me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
         services = informer(client.services().inAnyNamespace(),
                 Map.of(BY_NETWORK, s -> nonNull(annotation(s, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))));
         slices = informer(client.discovery().v1().endpointSlices().inAnyNamespace(),

@@ -50,7 +50,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
         // before the informers start: their events are then read straight into Juneau's classes
-        me.loutres.juneau.api.v1alpha1.JuneauResources.registerWith(client.getKubernetesSerialization());
+        me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
         this.missLookup = missLookup;
         pools = client.resources(AddressPool.class).runnableInformer(0);
         networks = client.resources(ExternalNetwork.class).runnableInformer(0);
