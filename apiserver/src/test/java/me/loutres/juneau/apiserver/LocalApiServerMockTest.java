@@ -173,23 +173,46 @@ class LocalApiServerMockTest {
     @Test
     void theBearerTokenDecidesTheUserTheWebhookSees() {
         webhook(req -> allow());
-        ServiceLoadBalancer slb = new ServiceLoadBalancer();
-        slb.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("web")
-                .withNamespace("default").build());
-        slb.setSpec(new ServiceLoadBalancerSpec("web", "public", null));
+        me.loutres.juneau.api.v1alpha1.ARPAdvertisement arp = new me.loutres.juneau.api.v1alpha1.ARPAdvertisement();
+        arp.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("slb-default-token").build());
+        arp.setSpec(new me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec("l2", "192.0.2.10", "node-a"));
         try (KubernetesClient controller = server.client(Identities.CONTROLLER_TOKEN)) {
-            controller.resources(ServiceLoadBalancer.class).inNamespace("default").resource(slb).create();
+            controller.resources(me.loutres.juneau.api.v1alpha1.ARPAdvertisement.class).resource(arp).create();
         }
-        admin.resources(ServiceLoadBalancer.class).inNamespace("default").withName("web")
-                .edit(s -> {
-                    s.getMetadata().setLabels(Map.of("edited", "by-hand"));
-                    return s;
+        admin.resources(me.loutres.juneau.api.v1alpha1.ARPAdvertisement.class).withName("slb-default-token")
+                .edit(a -> {
+                    a.getMetadata().setLabels(Map.of("edited", "by-hand"));
+                    return a;
                 });
         assertThat(requests).extracting(r -> r.getUserInfo().getUsername())
                 .containsExactly(JuneauConstants.DEFAULT_CONTROLLER_USERNAME, Identities.ADMIN_USERNAME);
         assertThat(requests.get(1).getOperation()).isEqualTo("UPDATE");
         assertThat(requests.get(1).getOldObject()).isNotNull();
-        assertThat(calls).containsOnly("/validate/serviceloadbalancers");
+        assertThat(calls).containsOnly("/validate/arpadvertisements");
+    }
+
+    @Test
+    void theControllersOwnServiceLoadBalancerWritesSkipTheWebhookAndAHandEditDoesNot() {
+        webhook(req -> allow());
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("web")
+                .withNamespace("default").build());
+        slb.setSpec(new ServiceLoadBalancerSpec("web", "public", null));
+        try (KubernetesClient controller = server.client(Identities.CONTROLLER_TOKEN)) {
+            ServiceLoadBalancer created = controller.resources(ServiceLoadBalancer.class).inNamespace("default")
+                    .resource(slb).create();
+            created.setStatus(new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus());
+            created.getStatus().setPhase("Pending");
+            controller.resources(ServiceLoadBalancer.class).inNamespace("default").resource(created).updateStatus();
+        }
+        assertThat(calls).as("the matchCondition keeps the controller's writes away").isEmpty();
+        admin.resources(ServiceLoadBalancer.class).inNamespace("default").withName("web")
+                .edit(s -> {
+                    s.getMetadata().setLabels(Map.of("edited", "by-hand"));
+                    return s;
+                });
+        assertThat(requests).extracting(r -> r.getUserInfo().getUsername()).containsExactly(Identities.ADMIN_USERNAME);
+        assertThat(calls).containsExactly("/validate/serviceloadbalancers");
     }
 
     @Test
