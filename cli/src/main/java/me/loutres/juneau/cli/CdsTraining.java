@@ -7,15 +7,14 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import me.loutres.juneau.tls.CertificateAndKey;
 import me.loutres.juneau.tls.CertificateIssuer;
+import me.loutres.juneau.tls.ClientTls;
 import me.loutres.juneau.webhook.server.WebhookConfig;
 import me.loutres.juneau.webhook.server.WebhookServer;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
@@ -52,7 +51,7 @@ public final class CdsTraining {
                     "--cluster-state", state.toString()), "cds-training-webhook");
             webhook.setDaemon(true);
             webhook.start();
-            SSLContext tls = trusting(ca);
+            SSLContext tls = ClientTls.trusting(ca.leaf());
             long deadline = System.nanoTime() + READY_WITHIN.toNanos();
             while (status(tls, port, "GET", "/readyz", null) != 200) {
                 if (System.nanoTime() > deadline || !webhook.isAlive()) {
@@ -113,17 +112,6 @@ public final class CdsTraining {
         } catch (IOException | RuntimeException notYet) {
             return -1;
         }
-    }
-
-    private static SSLContext trusting(CertificateAndKey ca) throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca.leaf());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
     }
 
     private static int freePort() throws IOException {

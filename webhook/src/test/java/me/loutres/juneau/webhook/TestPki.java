@@ -6,14 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import me.loutres.juneau.tls.CertificateAndKey;
 import me.loutres.juneau.tls.CertificateIssuer;
+import me.loutres.juneau.tls.ClientTls;
 
 /** Fresh certificates for tests: one CA, serving pairs for localhost, written to PEM files like a mounted Secret. */
 public final class TestPki {
@@ -51,14 +50,7 @@ public final class TestPki {
     }
 
     /** A client context that trusts this CA only. */
-    public SSLContext clientContext() throws GeneralSecurityException, IOException {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca.leaf());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
+    public SSLContext clientContext() throws GeneralSecurityException {
+        return ClientTls.trusting(ca.leaf());
     }
 }

@@ -12,11 +12,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,20 +22,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
-import me.loutres.juneau.tls.CertificateAndKey;
-import me.loutres.juneau.tls.CertificateIssuer;
 import me.loutres.juneau.view.ClusterStateFiles;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.SnapshotClusterView;
+import me.loutres.juneau.webhook.TestPki;
 import me.loutres.juneau.webhook.server.WebhookConfig;
 import me.loutres.juneau.webhook.server.WebhookServer;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
@@ -58,7 +52,6 @@ class SameVerdictIT {
     @TempDir
     static Path dir;
 
-    private static CertificateAndKey ca;
     private static HttpClient client;
     private static final Map<AdmissionSettings, WebhookServer> SERVERS = new HashMap<>();
     private static final Map<AdmissionSettings, Integer> PORTS = new HashMap<>();
@@ -120,19 +113,10 @@ class SameVerdictIT {
 
     @BeforeAll
     static void pki() throws Exception {
-        ca = CertificateIssuer.createCa("juneau-validate-it", Duration.ofDays(1), Instant.now());
-        CertificateAndKey serving = CertificateIssuer.issueServing(ca, "juneau-webhook", "juneau-system",
-                List.of("localhost"), List.of("127.0.0.1"), Duration.ofHours(1), Instant.now());
-        Files.writeString(dir.resolve("tls.crt"), serving.certificatePem());
-        Files.writeString(dir.resolve("tls.key"), serving.keyPem());
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca.leaf());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        client = HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_1_1)
+        // the webhook's own test certificates: a serving pair for localhost in dir/tls.crt and dir/tls.key
+        TestPki pki = new TestPki(dir);
+        pki.install();
+        client = HttpClient.newBuilder().sslContext(pki.clientContext()).version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
