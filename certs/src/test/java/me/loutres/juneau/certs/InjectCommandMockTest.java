@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.testing.Kubeconfigs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,24 +145,7 @@ class InjectCommandMockTest {
         installConfigurations();
         Path ca = caFile(dir.resolve("pki"));
         String url = client.getConfiguration().getMasterUrl();
-        Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                contexts:
-                - name: mock
-                  context:
-                    cluster: mock
-                    user: me
-                current-context: mock
-                users:
-                - name: me
-                  user:
-                    token: t
-                """.formatted(url));
+        Path kubeconfig = Kubeconfigs.write(dir.resolve("kubeconfig"), url);
         Run r = Run.certs(ClientFactory.DEFAULT, Instant.now(), "inject", "--ca-file", ca.toString(),
                 "--kubeconfig", kubeconfig.toString(), "--webhook-configuration", M);
         assertThat(r.exit()).as(r.all()).isZero();

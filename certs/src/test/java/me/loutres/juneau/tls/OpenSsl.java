@@ -9,24 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.testing.Executables;
 
 /** Runs the openssl binary: an independent implementation to check what our code writes. */
 public final class OpenSsl {
-    public static final Path BINARY = locate("openssl");
-
-    /** /usr/bin first (where the project's machines have it), else the first one on PATH. */
-    private static Path locate(String name) {
-        Path usual = Path.of("/usr/bin", name);
-        if (Files.isExecutable(usual)) {
-            return usual;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name);
-            }
-        }
-        return usual;
-    }
+    public static final Path BINARY = Executables.locate("openssl");
 
     public record Result(int exitCode, String output) {
     }
@@ -35,10 +22,7 @@ public final class OpenSsl {
     }
 
     public static Result run(String... args) {
-        if (!Files.isExecutable(BINARY)) {
-            fail("openssl is required to check certificates independently but " + BINARY
-                    + " is missing (and none is on PATH); install it (apt-get install openssl)");
-        }
+        Executables.require(BINARY, "to check certificates independently", "install it (apt-get install openssl)");
         List<String> cmd = new ArrayList<>();
         cmd.add(BINARY.toString());
         cmd.addAll(List.of(args));

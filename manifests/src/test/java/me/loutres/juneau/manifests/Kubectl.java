@@ -10,24 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.testing.Executables;
 
 /** Renders kustomizations with the real kubectl, as an operator's `kubectl apply -k` would. */
 final class Kubectl {
-    static final Path BINARY = locate("kubectl");
-
-    /** /usr/bin first (where the project's machines have it), else the first one on PATH. */
-    private static Path locate(String name) {
-        Path usual = Path.of("/usr/bin", name);
-        if (Files.isExecutable(usual)) {
-            return usual;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name);
-            }
-        }
-        return usual;
-    }
+    static final Path BINARY = Executables.locate("kubectl");
     private static final Map<Path, String> RENDERED = new ConcurrentHashMap<>();
 
     private Kubectl() {
@@ -39,10 +26,8 @@ final class Kubectl {
     }
 
     private static String run(Path dir) {
-        if (!Files.isExecutable(BINARY)) {
-            fail("kubectl is required to render the manifests (kubectl kustomize) but " + BINARY
-                    + " is missing (and none is on PATH); install kubectl to run the manifests tests");
-        }
+        Executables.require(BINARY, "to render the manifests (kubectl kustomize)",
+                "install kubectl to run the manifests tests");
         try {
             Path out = Files.createTempFile("kustomize", ".yaml");
             Path err = Files.createTempFile("kustomize", ".err");

@@ -9,7 +9,6 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +16,7 @@ import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.testing.Kubeconfigs;
 
 /**
  * fabric8's CRUD mock API server with Juneau's CRDs, on loopback and a port chosen once, so a test can stop it (an
@@ -85,25 +85,7 @@ public final class MockApiServer implements AutoCloseable {
 
     /** A kubeconfig file naming this server, as {@code --kubeconfig} reads it. */
     public Path writeKubeconfig(Path file) throws IOException {
-        Files.writeString(file, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                contexts:
-                - name: mock
-                  context:
-                    cluster: mock
-                    user: mock
-                current-context: mock
-                users:
-                - name: mock
-                  user:
-                    token: mock-token
-                """.formatted(url()));
-        return file;
+        return Kubeconfigs.write(file, url());
     }
 
     @Override
