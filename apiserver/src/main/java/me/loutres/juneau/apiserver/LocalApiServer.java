@@ -225,7 +225,8 @@ public final class LocalApiServer implements AutoCloseable {
         ConfigBuilder b = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withOauthToken(token)
                 .withCaCertData(caData()).withNamespace("default").withRequestRetryBackoffLimit(2);
         settings.accept(b);
-        return new KubernetesClientBuilder().withConfig(b.build()).build();
+        return new KubernetesClientBuilder().withConfig(b.build())
+                .withHttpClientFactory(new JdkCipherSuitesClientFactory()).build();
     }
 
     /**
