@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import me.loutres.juneau.webhook.Reviewer;
 import me.loutres.juneau.webhook.WebhookMetrics;
+import me.loutres.juneau.webhook.testing.ServletExchange;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,19 +75,19 @@ class AdmissionServletTest {
     }
 
     private ServletExchange serve(ServletExchange exchange) throws Exception {
-        servlet.service(exchange.request, exchange.response);
+        servlet.service(exchange.request(), exchange.response());
         return exchange;
     }
 
     private JsonNode responseOf(ServletExchange exchange) throws Exception {
-        assertThat(exchange.status).isEqualTo(200);
-        assertThat(exchange.contentType).isEqualTo("application/json");
-        return JSON.readTree(exchange.body.toByteArray());
+        assertThat(exchange.status()).isEqualTo(200);
+        assertThat(exchange.contentType()).isEqualTo("application/json");
+        return JSON.readTree(exchange.body());
     }
 
     private static void assertOneLineRejection(ServletExchange exchange, int status) {
-        assertThat(exchange.status).isEqualTo(status);
-        assertThat(exchange.contentType).startsWith("text/plain");
+        assertThat(exchange.status()).isEqualTo(status);
+        assertThat(exchange.contentType()).startsWith("text/plain");
         String text = exchange.text();
         assertThat(text).endsWith("\n");
         assertThat(text.strip()).doesNotContain("\n").isNotBlank()
@@ -99,7 +100,7 @@ class AdmissionServletTest {
         ServletExchange exchange = serve(new ServletExchange(method, VALIDATE, "application/json",
                 new ByteArrayInputStream(review("u1").getBytes(StandardCharsets.UTF_8)), -1));
         assertOneLineRejection(exchange, 405);
-        assertThat(exchange.headers).containsEntry("Allow", "POST");
+        assertThat(exchange.headers()).containsEntry("Allow", "POST");
         assertThat(exchange.text()).contains(method).contains("POST");
         verify(reviewer, never()).review(anyString(), any());
     }
@@ -135,8 +136,8 @@ class AdmissionServletTest {
         ServletExchange exchange = serve(new ServletExchange("POST", VALIDATE, "application/json",
                 new ByteArrayInputStream(new byte[CAP + 1]), CAP + 1));
         assertOneLineRejection(exchange, 413);
-        assertThat(exchange.bytesRead).isZero();
-        assertThat(exchange.headers).containsEntry("Connection", "close");
+        assertThat(exchange.bytesRead()).isZero();
+        assertThat(exchange.headers()).containsEntry("Connection", "close");
         verify(reviewer, never()).review(anyString(), any());
     }
 
@@ -152,7 +153,7 @@ class AdmissionServletTest {
         ServletExchange exchange = serve(new ServletExchange("POST", VALIDATE, "application/json", endless, -1));
         assertOneLineRejection(exchange, 413);
         assertThat(exchange.text()).contains("larger than " + CAP + " bytes");
-        assertThat(exchange.bytesRead).isEqualTo(CAP + 1);
+        assertThat(exchange.bytesRead()).isEqualTo(CAP + 1);
     }
 
     @Test
@@ -161,7 +162,7 @@ class AdmissionServletTest {
         ServletExchange exchange = serve(new ServletExchange("POST", VALIDATE, "application/json",
                 new ByteArrayInputStream(big), 100));
         assertOneLineRejection(exchange, 413);
-        assertThat(exchange.bytesRead).isLessThanOrEqualTo(CAP + 1);
+        assertThat(exchange.bytesRead()).isLessThanOrEqualTo(CAP + 1);
     }
 
     @Test

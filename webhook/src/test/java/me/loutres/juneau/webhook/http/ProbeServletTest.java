@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicBoolean;
 import me.loutres.juneau.webhook.Readiness;
 import me.loutres.juneau.webhook.WebhookMetrics;
+import me.loutres.juneau.webhook.testing.ServletExchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,14 +20,14 @@ class ProbeServletTest {
 
     private ServletExchange get(String method, String path) throws Exception {
         ServletExchange exchange = new ServletExchange(method, path, null, InputStream.nullInputStream(), -1);
-        servlet.service(exchange.request, exchange.response);
+        servlet.service(exchange.request(), exchange.response());
         return exchange;
     }
 
     @Test
     void healthzAnswersWhileNotReady() throws Exception {
         ServletExchange exchange = get("GET", "/healthz");
-        assertThat(exchange.status).isEqualTo(200);
+        assertThat(exchange.status()).isEqualTo(200);
         assertThat(exchange.text()).isEqualTo("ok\n");
     }
 
@@ -35,21 +36,21 @@ class ProbeServletTest {
         java.util.List<String> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
         ProbeServlet probes = new ProbeServlet(new Readiness().requireAlive(() -> stopped), metrics);
         ServletExchange live = new ServletExchange("GET", "/healthz", null, InputStream.nullInputStream(), -1);
-        probes.service(live.request, live.response);
-        assertThat(live.status).isEqualTo(200);
+        probes.service(live.request(), live.response());
+        assertThat(live.status()).isEqualTo(200);
 
         stopped.add("AddressPool");
         stopped.add("Node");
         ServletExchange stuck = new ServletExchange("GET", "/healthz", null, InputStream.nullInputStream(), -1);
-        probes.service(stuck.request, stuck.response);
-        assertThat(stuck.status).isEqualTo(503);
+        probes.service(stuck.request(), stuck.response());
+        assertThat(stuck.status()).isEqualTo(503);
         assertThat(stuck.text()).isEqualTo("stuck: the cluster view stopped watching AddressPool, Node; restart the webhook\n");
     }
 
     @Test
     void readyzNamesEveryMissingCheckUntilAllHold() throws Exception {
         ServletExchange none = get("GET", "/readyz");
-        assertThat(none.status).isEqualTo(503);
+        assertThat(none.status()).isEqualTo(503);
         assertThat(none.text()).isEqualTo("not ready: TLS material loaded, cluster view synced\n");
 
         tls.set(true);
@@ -57,7 +58,7 @@ class ProbeServletTest {
 
         synced.set(true);
         ServletExchange ready = get("GET", "/readyz");
-        assertThat(ready.status).isEqualTo(200);
+        assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.text()).isEqualTo("ok\n");
     }
 
@@ -66,8 +67,8 @@ class ProbeServletTest {
         metrics.request("/validate/services", 200, 1_500_000);
         metrics.denial("services.validate.juneau.loutres.me");
         ServletExchange exchange = get("GET", "/metrics");
-        assertThat(exchange.status).isEqualTo(200);
-        assertThat(exchange.contentType).startsWith("text/plain; version=0.0.4");
+        assertThat(exchange.status()).isEqualTo(200);
+        assertThat(exchange.contentType()).startsWith("text/plain; version=0.0.4");
         assertThat(exchange.text())
                 .contains("# TYPE juneau_webhook_requests_total counter")
                 .contains("juneau_webhook_requests_total{code=\"200\",path=\"/validate/services\"} 1.0")
@@ -78,16 +79,16 @@ class ProbeServletTest {
     @Test
     void headAnswersWithoutABody() throws Exception {
         ServletExchange exchange = get("HEAD", "/healthz");
-        assertThat(exchange.status).isEqualTo(200);
-        assertThat(exchange.body.size()).isZero();
+        assertThat(exchange.status()).isEqualTo(200);
+        assertThat(exchange.body().length).isZero();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"POST", "PUT", "DELETE"})
     void onlyGetAndHead(String method) throws Exception {
         ServletExchange exchange = get(method, "/readyz");
-        assertThat(exchange.status).isEqualTo(405);
-        assertThat(exchange.headers).containsEntry("Allow", "GET, HEAD");
+        assertThat(exchange.status()).isEqualTo(405);
+        assertThat(exchange.headers()).containsEntry("Allow", "GET, HEAD");
         assertThat(exchange.text().strip()).doesNotContain("\n");
     }
 }
