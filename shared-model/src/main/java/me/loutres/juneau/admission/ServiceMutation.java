@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §2.6: the mutating webhook of managed Services. Non-managed Services are never touched. */
 final class ServiceMutation implements KindRules {
@@ -14,11 +13,8 @@ final class ServiceMutation implements KindRules {
     @Override
     public Verdict review(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
-            return verdict;
-        }
-        Service service = KubeObjects.read(review.object(), Service.class, "Service");
-        if (!ServiceRules.isManaged(service)) {
+        Service service = ServiceRules.writtenService(review);
+        if (service == null || !ServiceRules.isManaged(service)) {
             return verdict;
         }
         // CREATE and UPDATE: the API server defaults an omitted policy to Cluster on every write (a kubectl replace of a

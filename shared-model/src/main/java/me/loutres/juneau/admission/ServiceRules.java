@@ -28,13 +28,24 @@ final class ServiceRules implements KindRules {
                 && JuneauConstants.isManaged(s.getSpec().getType(), s.getSpec().getLoadBalancerClass());
     }
 
+    /**
+     * The Service a CREATE or UPDATE of the Service itself writes; null for anything else (a DELETE, a status or other
+     * subresource write, a request without an object), which the Service webhooks let through untouched.
+     */
+    static Service writtenService(Review review) {
+        if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
+            return null;
+        }
+        return KubeObjects.read(review.object(), Service.class, "Service");
+    }
+
     @Override
     public Verdict review(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
+        Service service = writtenService(review);
+        if (service == null) {
             return verdict;
         }
-        Service service = KubeObjects.read(review.object(), Service.class, "Service");
         if (!isManaged(service)) {
             unmanagedWithOurAnnotations(service).ifPresent(verdict::warn);
             return verdict;
