@@ -9,7 +9,6 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,11 +19,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLParameters;
-import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
 import me.loutres.juneau.webhook.Reviews;
 import me.loutres.juneau.webhook.TestPki;
 import me.loutres.juneau.webhook.testing.MockApiServer;
+import me.loutres.juneau.webhook.testing.TestObjects;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -139,14 +137,8 @@ class ApiServerOutageMockTest {
     }
 
     private void createPool(String name, String cidr) {
-        AddressPool pool = new AddressPool();
-        pool.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        AddressPoolSpec spec = new AddressPoolSpec();
-        spec.setAdvertiseMode("bgp");
-        spec.setAddresses(List.of(cidr));
-        pool.setSpec(spec);
         try (KubernetesClient client = api.client()) {
-            client.resource(pool).create();
+            client.resource(TestObjects.bgpPool(name, cidr)).create();
         }
     }
 

@@ -59,12 +59,17 @@ public final class MockApiServer implements AutoCloseable {
         s.init(InetAddress.getByName("127.0.0.1"), port);
         server = s;
         try (KubernetesClient client = s.createClient()) {
-            for (Class<? extends CustomResource<?, ?>> type : KINDS) {
-                client.apiextensions().v1().customResourceDefinitions()
-                        .resource(CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type).build()).create();
-            }
+            installCrds(client);
         }
         return this;
+    }
+
+    /** Creates Juneau's CRDs in the API server {@code client} reaches, so that its kinds can be listed and watched. */
+    public static void installCrds(KubernetesClient client) {
+        for (Class<? extends CustomResource<?, ?>> type : KINDS) {
+            client.apiextensions().v1().customResourceDefinitions()
+                    .resource(CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type).build()).create();
+        }
     }
 
     /** A client of this server (the caller closes it). */

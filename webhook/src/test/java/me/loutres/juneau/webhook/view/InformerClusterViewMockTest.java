@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
 import java.util.List;
@@ -14,10 +12,11 @@ import java.util.function.BooleanSupplier;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.webhook.testing.MockApiServer;
+import me.loutres.juneau.webhook.testing.TestObjects;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,21 +26,7 @@ class InformerClusterViewMockTest {
 
     @BeforeEach
     void crds() {
-        for (Class<? extends CustomResource<?, ?>> type : List.of(AddressPool.class, ExternalNetwork.class,
-                ServiceLoadBalancer.class, ARPAdvertisement.class)) {
-            client.apiextensions().v1().customResourceDefinitions()
-                    .resource(CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type).build()).create();
-        }
-    }
-
-    private static AddressPool pool(String name, String cidr) {
-        AddressPool pool = new AddressPool();
-        pool.setMetadata(new ObjectMetaBuilder().withName(name).build());
-        AddressPoolSpec spec = new AddressPoolSpec();
-        spec.setAdvertiseMode("bgp");
-        spec.setAddresses(List.of(cidr));
-        pool.setSpec(spec);
-        return pool;
+        MockApiServer.installCrds(client);
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {
@@ -56,7 +41,7 @@ class InformerClusterViewMockTest {
 
     @Test
     void readsEveryKindFromItsCacheAndFollowsChanges() throws Exception {
-        client.resource(pool("pool-a", "203.0.113.0/28")).create();
+        client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
         ExternalNetwork network = new ExternalNetwork();
         network.setMetadata(new ObjectMetaBuilder().withName("public").build());
         ExternalNetworkSpec networkSpec = new ExternalNetworkSpec();
@@ -89,7 +74,7 @@ class InformerClusterViewMockTest {
             assertThat(view.node("node-a")).isPresent();
             assertThat(view.nodes()).hasSize(1);
 
-            client.resource(pool("pool-b", "203.0.113.16/28")).create();
+            client.resource(TestObjects.bgpPool("pool-b", "203.0.113.16/28")).create();
             await(() -> view.addressPools().size() == 2);
             assertThat(view.addressPool("pool-b")).isPresent();
 
@@ -100,7 +85,7 @@ class InformerClusterViewMockTest {
 
     @Test
     void aNamedObjectTheCacheHasNotSeenYetIsReadFromTheApiServer() {
-        client.resource(pool("pool-a", "203.0.113.0/28")).create();
+        client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
         InformerClusterView view = InformerClusterView.unstarted(client);
         // the pool and network of one `kubectl apply` reach the webhook before the watch event reaches the cache
