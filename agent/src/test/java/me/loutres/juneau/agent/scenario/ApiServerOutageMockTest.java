@@ -158,6 +158,9 @@ class ApiServerOutageMockTest {
         List<ILoggingEvent> traces = List.copyOf(logs.list).stream()
                 .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN) && e.getThrowableProxy() != null)
                 .filter(e -> root.getLoggerContext().getLogger(e.getLoggerName()).isEnabledFor(e.getLevel()))
+                // vert.x warns, with a trace, when a starved machine holds its event loop for seconds: that
+                // measures the machine, not how the outage is handled
+                .filter(e -> !e.getLoggerName().endsWith(".BlockedThreadChecker"))
                 .toList();
         assertThat(traces).as("stack traces printed for an expected outage")
                 .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).isEmpty();
