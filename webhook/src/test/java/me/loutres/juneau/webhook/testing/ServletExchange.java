@@ -181,7 +181,8 @@ public final class ServletExchange {
 
         @Override
         public void setReadListener(ReadListener listener) {
-            throw new UnsupportedOperationException();
+            // the servlets read their body blocking; asynchronous reads are not modelled (see the class comment)
+            throw new UnsupportedOperationException("request input: setReadListener");
         }
     }
 
@@ -205,7 +206,8 @@ public final class ServletExchange {
 
         @Override
         public void setWriteListener(WriteListener listener) {
-            throw new UnsupportedOperationException();
+            // the servlets write blocking; asynchronous writes are not modelled (see the class comment)
+            throw new UnsupportedOperationException("response output: setWriteListener");
         }
     }
 }
