@@ -6,13 +6,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.LearntRange;
+import me.loutres.juneau.view.PoolEntryRef;
+import me.loutres.juneau.view.RangeIndex;
+import me.loutres.juneau.view.ViewKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +50,9 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final SharedIndexInformer<ServiceLoadBalancer> slbs;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
+    private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
+    private final RangeIndex<String> nodeIps = new RangeIndex<>();
+    private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
     private final MissLookup missLookup;
     private final ConnectionLog log = new ConnectionLog(LOG);
     private volatile boolean closed;
@@ -57,6 +66,14 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
         arps = client.resources(ARPAdvertisement.class).runnableInformer(0);
         nodes = client.nodes().runnableInformer(0);
+        // the indexes a review reads (docs/admission.md, "Cost of a review"): keys computed once per object version
+        slbs.addIndexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
+        networks.addIndexers(Map.of(ViewKeys.BY_POOL, ViewKeys::pools));
+        arps.addIndexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
+        // ranges need a sorted structure an informer indexer (exact keys) cannot give: fed by the informers' events
+        pools.addEventHandler(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
+        nodes.addEventHandler(RangeFeed.of(nodeIps, ViewKeys::internalIps));
+        nodes.addEventHandler(RangeFeed.of(learnt, "Node/", ViewKeys::podCidrs));
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
@@ -192,6 +209,51 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     @Override
     public Collection<Node> nodes() {
         return nodes.getStore().list();
+    }
+
+    @Override
+    public List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
+        return slbs.getIndexer().byIndex(ViewKeys.BY_VIP, ViewKeys.address(address));
+    }
+
+    @Override
+    public List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
+        return network == null ? List.of() : slbs.getIndexer().byIndex(ViewKeys.BY_NETWORK, network);
+    }
+
+    @Override
+    public List<ExternalNetwork> externalNetworksListingPool(String pool) {
+        return pool == null ? List.of() : networks.getIndexer().byIndex(ViewKeys.BY_POOL, pool);
+    }
+
+    @Override
+    public List<ARPAdvertisement> arpAdvertisementsAt(long address) {
+        return arps.getIndexer().byIndex(ViewKeys.BY_ADDRESS, ViewKeys.address(address));
+    }
+
+    @Override
+    public List<PoolEntryRef> poolEntriesOverlapping(AddressRange range) {
+        return poolEntries.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<RangeIndex.Hit<String>> nodeInternalIpsIn(AddressRange range) {
+        return nodeIps.overlapping(range);
+    }
+
+    @Override
+    public List<LearntRange> learntRangesOverlapping(AddressRange range) {
+        return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<String> names(NamedKind kind) {
+        SharedIndexInformer<?> informer = switch (kind) {
+            case ADDRESS_POOL -> pools;
+            case EXTERNAL_NETWORK -> networks;
+            case NODE -> nodes;
+        };
+        return informer.getStore().listKeys().stream().sorted().toList();
     }
 
     private static <T extends HasMetadata> Optional<T> byKey(SharedIndexInformer<T> informer, String key) {
