@@ -15,13 +15,18 @@ import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.PoolEntryRef;
 import me.loutres.juneau.view.RangeIndex;
 
 /** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules extends ReferencedKindRules {
     private static final String MODES = "accepted: bgp (entries are CIDRs) or arp (entries are start-end ranges)";
+
+    private static final String SPECIAL_CIDRS = String.join(", ",
+            SpecialPurposeRange.ALL.stream().map(SpecialPurposeRange::cidr).toList());
 
     private final AdmissionSettings settings;
 
@@ -72,6 +77,7 @@ final class AddressPoolRules extends ReferencedKindRules {
         if (!review.beingDeleted()) {
             checkOtherPools(Texts.name(pool), added, view, verdict);
             checkNodes(added, view, verdict);
+            checkLearnt(added, view, verdict);
         }
         return verdict;
     }
@@ -129,6 +135,12 @@ final class AddressPoolRules extends ReferencedKindRules {
     }
 
     private void checkReserved(Map<Integer, PoolEntry> added, Verdict verdict) {
+        for (SpecialPurposeRange special : SpecialPurposeRange.ALL) {
+            added.forEach((i, e) -> e.range().intersection(special.range()).ifPresent(shared ->
+                    verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
+                            + special.describe() + " (shared: " + shared + "), which can never be a VIP; "
+                            + "accepted: unicast addresses outside " + SPECIAL_CIDRS)));
+        }
         for (AdmissionSettings.ReservedCidr reserved : settings.reservedRanges()) {
             added.forEach((i, e) -> e.range().intersection(reserved.range()).ifPresent(shared ->
                     verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps reserved CIDR "
@@ -161,6 +173,18 @@ final class AddressPoolRules extends ReferencedKindRules {
                 verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " contains the InternalIP of "
                         + Texts.list(hits, 5) + "; addresses the cluster network uses must never become VIPs, "
                         + "so leave them out of the entry");
+            }
+        });
+    }
+
+    /** ServiceCIDRs and Nodes' podCIDRs: the ranges the cluster says it uses, read instead of configured. */
+    private static void checkLearnt(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
+        added.forEach((i, e) -> {
+            for (LearntRange learnt : view.learntRangesOverlapping(e.range())) {
+                e.range().intersection(learnt.range()).ifPresent(shared ->
+                        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
+                                + learnt.source() + " (shared: " + shared + "); the cluster network uses those "
+                                + "addresses, so they must never become VIPs"));
             }
         });
     }

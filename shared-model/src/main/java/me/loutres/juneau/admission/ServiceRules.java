@@ -17,6 +17,7 @@ import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
@@ -172,7 +173,16 @@ final class ServiceRules implements KindRules {
             return null;
         }
         try {
-            return Ipv4.parse(requested);
+            long ip = Ipv4.parse(requested);
+            Optional<SpecialPurposeRange> special = SpecialPurposeRange.containing(ip);
+            if (special.isPresent()) {
+                // no pool can hold it (docs/admission.md), but "outside every pool" would not say why
+                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is in " + special.get().describe()
+                        + ", which can never be a VIP; request a unicast address of the ExternalNetwork's pools, "
+                        + "or remove the annotation to get one allocated");
+                return null;
+            }
+            return ip;
         } catch (InvalidAddressException e) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + e.getMessage());
             return null;
