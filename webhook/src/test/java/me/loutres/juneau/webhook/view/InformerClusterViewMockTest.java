@@ -106,6 +106,9 @@ class InformerClusterViewMockTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().withNewSpec()
                 .withPodCIDRs("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
                 .withAddress("192.0.2.7").endAddress().endStatus().build()).create();
+        client.resource(new io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder().withNewMetadata()
+                .withName("kubernetes").endMetadata().withNewSpec().withCidrs("10.96.0.0/12", "fd00:10:96::/108")
+                .endSpec().build()).create();
         long vip = me.loutres.juneau.ip.Ipv4.parse("203.0.113.1");
 
         try (InformerClusterView view = InformerClusterView.start(client)) {
@@ -122,6 +125,9 @@ class InformerClusterViewMockTest {
             assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
                     me.loutres.juneau.ip.Ipv4.parse("10.244.1.9")))).extracting(r -> r.source())
                     .containsExactly("Node node-a podCIDR 10.244.1.0/24");
+            assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("10.100.0.1")))).extracting(r -> r.source())
+                    .containsExactly("ServiceCIDR kubernetes 10.96.0.0/12");
 
             ServiceLoadBalancer moved = client.resources(ServiceLoadBalancer.class).inNamespace("shop").withName("web").get();
             moved.getStatus().setVip("203.0.113.2");
