@@ -28,7 +28,8 @@ public final class KubeObjects {
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER, ServiceLoadBalancer.class,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT, ARPAdvertisement.class,
             "/Node", Node.class,
-            "/Service", Service.class);
+            "/Service", Service.class,
+            "networking.k8s.io/ServiceCIDR", io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR.class);
 
     private KubeObjects() {
     }

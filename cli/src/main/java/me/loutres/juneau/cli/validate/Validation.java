@@ -46,7 +46,8 @@ public final class Validation {
 
     public Validation(AdmissionCall call, SnapshotClusterView initial, String user) {
         this.call = call;
-        this.view = initial;
+        // a copy: the run grows its view object by object (SnapshotClusterView.add), the caller's stays as given
+        this.view = new SnapshotClusterView(initial.objects());
         this.user = user;
     }
 
@@ -121,7 +122,8 @@ public final class Validation {
         } catch (UnreadableObjectException e) {
             return new Outcome(o, operation, false, true, Outcome.BAD_REQUEST, null, e.getMessage(), warnings, null);
         }
-        view = view.with(admitted);
+        view.add(admitted);
+        vips.accepted(admitted);
         Outcome.VipForecast forecast = null;
         if (admitted instanceof Service service && JuneauConstants.isManaged(service.getSpec() == null ? null
                 : service.getSpec().getType(), service.getSpec() == null ? null : service.getSpec().getLoadBalancerClass())) {
@@ -132,7 +134,9 @@ public final class Validation {
 
     private Outcome passThrough(ManifestObject o, String operation, ObjectNode object) {
         try {
-            view = view.with(KubeObjects.toObject(object));
+            HasMetadata passed = KubeObjects.toObject(object);
+            view.add(passed);
+            vips.accepted(passed);
         } catch (UnreadableObjectException e) {
             // a Node the view cannot read: the API server would refuse it for the same reason
             return new Outcome(o, operation, false, false, Outcome.BAD_REQUEST, null, e.getMessage(), List.of(), null);

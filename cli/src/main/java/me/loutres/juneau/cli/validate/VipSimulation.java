@@ -1,8 +1,13 @@
 package me.loutres.juneau.cli.validate;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
@@ -23,12 +28,17 @@ import me.loutres.juneau.view.ClusterView;
  */
 final class VipSimulation {
     private final Allocator allocator = new Allocator();
+    private final Map<String, Set<Long>> nodeAddresses = new HashMap<>();
     private boolean restored;
 
     /** The forecast for one accepted managed Service; the allocation is kept for the Services after it. */
     Outcome.VipForecast allocate(Service service, ClusterView view) {
-        syncPools(view);
         if (!restored) {
+            // the whole view once; after this, each accepted object updates the allocator alone (accepted)
+            view.addressPools().forEach(pool -> AllocatorFeed.pool(pool).into(allocator));
+            view.nodes().forEach(node -> nodeAddresses.put(node.getMetadata().getName(),
+                    AllocatorFeed.nodeAddresses(List.of(node))));
+            allocator.setExcludedAddresses(excluded());
             allocator.restore(records(view));
             restored = true;
         }
@@ -66,12 +76,26 @@ final class VipSimulation {
                 null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
     }
 
-    /** The controller's feed: pools (a bad entry offers nothing), node addresses, records oldest first. */
-    private void syncPools(ClusterView view) {
-        for (AddressPool pool : view.addressPools()) {
-            AllocatorFeed.pool(pool).into(allocator);
+    /**
+     * An object the run accepted into its view: a pool or a Node changes what the allocator may hand out, as the
+     * controller's informers would tell it (a bad pool entry offers nothing). Cost per object: that object alone.
+     */
+    void accepted(HasMetadata object) {
+        if (!restored) {
+            return; // the first allocation reads the whole view
         }
-        allocator.setExcludedAddresses(AllocatorFeed.nodeAddresses(view.nodes()));
+        if (object instanceof AddressPool pool) {
+            AllocatorFeed.pool(pool).into(allocator);
+        } else if (object instanceof Node node) {
+            nodeAddresses.put(node.getMetadata().getName(), AllocatorFeed.nodeAddresses(List.of(node)));
+            allocator.setExcludedAddresses(excluded());
+        }
+    }
+
+    private Set<Long> excluded() {
+        Set<Long> all = new HashSet<>();
+        nodeAddresses.values().forEach(all::addAll);
+        return all;
     }
 
     static List<AllocationRecord> records(ClusterView view) {

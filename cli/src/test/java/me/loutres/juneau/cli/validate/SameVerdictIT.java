@@ -109,6 +109,49 @@ class SameVerdictIT {
         public Collection<Node> nodes() {
             return delegate.nodes();
         }
+
+        @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
+            return delegate.serviceLoadBalancersWithVip(address);
+        }
+
+        @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
+            return delegate.serviceLoadBalancersOfNetwork(network);
+        }
+
+        @Override
+        public java.util.List<ExternalNetwork> externalNetworksListingPool(String pool) {
+            return delegate.externalNetworksListingPool(pool);
+        }
+
+        @Override
+        public java.util.List<ARPAdvertisement> arpAdvertisementsAt(long address) {
+            return delegate.arpAdvertisementsAt(address);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.PoolEntryRef> poolEntriesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.poolEntriesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.RangeIndex.Hit<String>> nodeInternalIpsIn(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.nodeInternalIpsIn(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.LearntRange> learntRangesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.learntRangesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<String> names(NamedKind kind) {
+            return delegate.names(kind);
+        }
     }
 
     @BeforeAll
