@@ -107,6 +107,8 @@ public final class JuneauConstants {
     public static final String REASON_ALLOCATED = "Allocated";
     public static final String REASON_POOL_EXHAUSTED = "PoolExhausted";
     public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
+    /** Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md). */
+    public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";
     public static final String REASON_READY = "Ready";
