@@ -2,6 +2,7 @@ package me.loutres.juneau.view;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Secret;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -9,8 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
@@ -27,6 +33,12 @@ public final class SnapshotClusterView implements ClusterView {
     private final Map<String, ServiceLoadBalancer> slbs = new LinkedHashMap<>();
     private final Map<String, ARPAdvertisement> arps = new LinkedHashMap<>();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<String, BGPPeer> peers = new LinkedHashMap<>();
+    private final Map<String, BFDProfile> bfdProfiles = new LinkedHashMap<>();
+    private final Map<String, Set<String>> systemSecretKeys = new LinkedHashMap<>();
+    private final Map<String, List<BGPPeer>> peersByAddress = new LinkedHashMap<>();
+    private final Map<String, List<BGPPeer>> peersByBfdProfile = new LinkedHashMap<>();
+    private final Map<String, List<ExternalNetwork>> networksByPeer = new LinkedHashMap<>();
 
     /**
      * @throws UnreadableObjectException when a generic object of one of our kinds does not fit its type
@@ -35,6 +47,9 @@ public final class SnapshotClusterView implements ClusterView {
         Map<String, HasMetadata> byKey = new LinkedHashMap<>();
         for (HasMetadata o : objects) {
             HasMetadata typed = KubeObjects.typed(o);
+            if (typed instanceof Secret secret) {
+                typed = Secrets.keysOnly(secret); // a view never holds a Secret's values
+            }
             byKey.put(key(typed), typed);
         }
         this.objects = Collections.unmodifiableMap(byKey);
@@ -49,6 +64,27 @@ public final class SnapshotClusterView implements ClusterView {
                 arps.put(a.getMetadata().getName(), a);
             } else if (o instanceof Node n) {
                 nodes.put(n.getMetadata().getName(), n);
+            } else if (o instanceof BGPPeer p) {
+                peers.put(p.getMetadata().getName(), p);
+            } else if (o instanceof BFDProfile b) {
+                bfdProfiles.put(b.getMetadata().getName(), b);
+            } else if (o instanceof Secret secret
+                    && JuneauConstants.SYSTEM_NAMESPACE.equals(secret.getMetadata().getNamespace())) {
+                systemSecretKeys.put(secret.getMetadata().getName(), Collections.unmodifiableSet(
+                        new TreeSet<>(Secrets.keys(secret))));
+            }
+        }
+        for (BGPPeer p : peers.values()) {
+            if (p.getSpec() != null && p.getSpec().getPeerAddress() != null) {
+                peersByAddress.computeIfAbsent(p.getSpec().getPeerAddress(), k -> new ArrayList<>()).add(p);
+            }
+            if (p.getSpec() != null && p.getSpec().getBfdProfile() != null) {
+                peersByBfdProfile.computeIfAbsent(p.getSpec().getBfdProfile(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        for (ExternalNetwork n : networks.values()) {
+            for (String peer : BgpNames.peersOf(n)) {
+                networksByPeer.computeIfAbsent(peer, k -> new ArrayList<>()).add(n);
             }
         }
     }
@@ -130,5 +166,35 @@ public final class SnapshotClusterView implements ClusterView {
     @Override
     public Collection<Node> nodes() {
         return Collections.unmodifiableCollection(nodes.values());
+    }
+
+    @Override
+    public Optional<BGPPeer> bgpPeer(String name) {
+        return Optional.ofNullable(peers.get(name));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+        return List.copyOf(peersByAddress.getOrDefault(peerAddress, List.of()));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+        return List.copyOf(peersByBfdProfile.getOrDefault(profile, List.of()));
+    }
+
+    @Override
+    public Optional<BFDProfile> bfdProfile(String name) {
+        return Optional.ofNullable(bfdProfiles.get(name));
+    }
+
+    @Override
+    public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+        return List.copyOf(networksByPeer.getOrDefault(peer, List.of()));
+    }
+
+    @Override
+    public Optional<Set<String>> systemSecretKeys(String name) {
+        return Optional.ofNullable(systemSecretKeys.get(name));
     }
 }

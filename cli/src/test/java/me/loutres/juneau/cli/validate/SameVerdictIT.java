@@ -26,6 +26,8 @@ import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterStateFiles;
@@ -108,6 +110,36 @@ class SameVerdictIT {
         @Override
         public Collection<Node> nodes() {
             return delegate.nodes();
+        }
+
+        @Override
+        public Optional<BGPPeer> bgpPeer(String name) {
+            return delegate.bgpPeer(name);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+            return delegate.bgpPeersWithAddress(peerAddress);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+            return delegate.bgpPeersNamingBfdProfile(profile);
+        }
+
+        @Override
+        public Optional<BFDProfile> bfdProfile(String name) {
+            return delegate.bfdProfile(name);
+        }
+
+        @Override
+        public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+            return delegate.externalNetworksNamingPeer(peer);
+        }
+
+        @Override
+        public Optional<java.util.Set<String>> systemSecretKeys(String name) {
+            return delegate.systemSecretKeys(name);
         }
     }
 

@@ -4,15 +4,24 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.view.BgpNames;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +32,14 @@ import org.slf4j.LoggerFactory;
 public final class InformerClusterView implements ClusterView, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InformerClusterView.class);
 
-    /** One RBAC permission the informers need; {@link #REQUIRED_ACCESS} is what the webhook's ClusterRole grants. */
-    public record Access(String apiGroup, String resource, List<String> verbs) {
+    /**
+     * One RBAC permission the informers need; {@link #REQUIRED_ACCESS} is what the webhook's roles grant.
+     * {@code namespace} null: cluster-wide (the ClusterRole); else only there (a Role in that namespace).
+     */
+    public record Access(String apiGroup, String resource, List<String> verbs, String namespace) {
+        public Access(String apiGroup, String resource, List<String> verbs) {
+            this(apiGroup, resource, verbs, null);
+        }
     }
 
     /**
@@ -37,13 +52,25 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
                     List.of("get", "list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, List.of("list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, List.of("list", "watch")),
-            new Access("", "nodes", List.of("get", "list", "watch")));
+            new Access("", "nodes", List.of("get", "list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BGP_PEERS, List.of("get", "list", "watch")),
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BFD_PROFILES, List.of("get", "list", "watch")),
+            // a BGPPeer's password Secret is checked to exist with its key; only juneau-system is readable, and the
+            // cache keeps names and keys, never values (docs/admission.md, BGPPeer)
+            new Access("", "secrets", List.of("get", "list", "watch"), JuneauConstants.SYSTEM_NAMESPACE));
+
+    static final String BY_ADDRESS = "peerAddress";
+    static final String BY_BFD_PROFILE = "bfdProfile";
+    static final String BY_PEER = "bgpPeer";
 
     private final SharedIndexInformer<AddressPool> pools;
     private final SharedIndexInformer<ExternalNetwork> networks;
     private final SharedIndexInformer<ServiceLoadBalancer> slbs;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
+    private final SharedIndexInformer<BGPPeer> peers;
+    private final SharedIndexInformer<BFDProfile> bfdProfiles;
+    private final SharedIndexInformer<Secret> secrets;
     private final MissLookup missLookup;
     private final ConnectionLog log = new ConnectionLog(LOG);
     private volatile boolean closed;
@@ -57,6 +84,28 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
         arps = client.resources(ARPAdvertisement.class).runnableInformer(0);
         nodes = client.nodes().runnableInformer(0);
+        peers = client.resources(BGPPeer.class).runnableInformer(0);
+        peers.addIndexers(Map.of(
+                BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
+                        : List.of(p.getSpec().getPeerAddress()),
+                BY_BFD_PROFILE, p -> p.getSpec() == null || p.getSpec().getBfdProfile() == null ? List.of()
+                        : List.of(p.getSpec().getBfdProfile())));
+        networks.addIndexers(Map.of(BY_PEER, BgpNames::peersOf));
+        bfdProfiles = client.resources(BFDProfile.class).runnableInformer(0);
+        secrets = client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE).runnableInformer(0);
+        secrets.itemStore(new KeysOnlyStore());
+    }
+
+    /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
+    private static final class KeysOnlyStore extends BasicItemStore<Secret> {
+        KeysOnlyStore() {
+            super(Cache::metaNamespaceKeyFunc);
+        }
+
+        @Override
+        public Secret put(String key, Secret secret) {
+            return super.put(key, Secrets.keysOnly(secret));
+        }
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
@@ -99,7 +148,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     }
 
     private List<SharedIndexInformer<?>> informers() {
-        return List.of(pools, networks, slbs, arps, nodes);
+        return List.of(pools, networks, slbs, arps, nodes, peers, bfdProfiles, secrets);
     }
 
     /** True once every informer has completed its first list. */
@@ -192,6 +241,53 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     @Override
     public Collection<Node> nodes() {
         return nodes.getStore().list();
+    }
+
+    @Override
+    public Optional<BGPPeer> bgpPeer(String name) {
+        return byKey(peers, name).or(() -> live(BGPPeer.class, name));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+        return peerAddress == null ? List.of() : peers.getIndexer().byIndex(BY_ADDRESS, peerAddress);
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+        return profile == null ? List.of() : peers.getIndexer().byIndex(BY_BFD_PROFILE, profile);
+    }
+
+    @Override
+    public Optional<BFDProfile> bfdProfile(String name) {
+        return byKey(bfdProfiles, name).or(() -> live(BFDProfile.class, name));
+    }
+
+    @Override
+    public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+        return peer == null ? List.of() : networks.getIndexer().byIndex(BY_PEER, peer);
+    }
+
+    /*
+     * A Secret and the BGPPeer naming it, applied in one kubectl apply, race like a pool and its network; a miss is
+     * read once from the API server, and only its keys are kept.
+     */
+    @Override
+    public Optional<Set<String>> systemSecretKeys(String name) {
+        if (name == null || name.isEmpty()) {
+            return Optional.empty();
+        }
+        Secret cached = secrets.getStore().getByKey(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
+        if (cached != null) {
+            return Optional.of(Set.copyOf(Secrets.keys(cached)));
+        }
+        try {
+            Secret live = missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name);
+            return live == null ? Optional.empty() : Optional.of(Set.copyOf(Secrets.keys(live)));
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.debug("cluster view: reading Secret {} after a cache miss failed: {}", name, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private static <T extends HasMetadata> Optional<T> byKey(SharedIndexInformer<T> informer, String key) {
