@@ -26,6 +26,8 @@ import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterStateFiles;
@@ -151,6 +153,36 @@ class SameVerdictIT {
         @Override
         public java.util.List<String> names(NamedKind kind) {
             return delegate.names(kind);
+        }
+
+        @Override
+        public Optional<BGPPeer> bgpPeer(String name) {
+            return delegate.bgpPeer(name);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+            return delegate.bgpPeersWithAddress(peerAddress);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+            return delegate.bgpPeersNamingBfdProfile(profile);
+        }
+
+        @Override
+        public Optional<BFDProfile> bfdProfile(String name) {
+            return delegate.bfdProfile(name);
+        }
+
+        @Override
+        public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+            return delegate.externalNetworksNamingPeer(peer);
+        }
+
+        @Override
+        public Optional<java.util.Set<String>> systemSecretKeys(String name) {
+            return delegate.systemSecretKeys(name);
         }
     }
 
