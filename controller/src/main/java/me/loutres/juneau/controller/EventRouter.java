@@ -66,6 +66,8 @@ final class EventRouter {
             requeue.pool(n.getMetadata().getName());
             if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddresses(),
                     n.getSpec() == null ? null : n.getSpec().getAddresses())) {
+                // the ranges changed: whether another pool overlaps this one may have too (pools are few)
+                allPools();
                 for (ExternalNetwork net : cache.networksListing(n.getMetadata().getName())) {
                     servicesOf(net.getMetadata().getName());
                 }
@@ -73,6 +75,12 @@ final class EventRouter {
         }));
         cache.onExternalNetworks(handler(null, (o, n) -> {
             requeue.network(n.getMetadata().getName());
+            if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddressPools(),
+                    n.getSpec() == null ? null : n.getSpec().getAddressPools())) {
+                // which pools are listed twice may have changed: every network and pool says it again if so
+                cache.networks().forEach(net -> requeue.network(net.getMetadata().getName()));
+                allPools();
+            }
             servicesOf(n.getMetadata().getName());
         }));
         cache.onArpAdvertisements(handler(cache.recentArpAdvertisements(), (o, n) -> {
@@ -113,6 +121,10 @@ final class EventRouter {
                 }
             }
         }));
+    }
+
+    private void allPools() {
+        cache.pools().forEach(p -> requeue.pool(p.getMetadata().getName()));
     }
 
     private void onLease(Lease l, Lease now) {

@@ -316,6 +316,18 @@ public final class ServicePlanner {
     }
 
     /** Events of the status change (SPEC §3.1 step 6); none for an unchanged state. */
+    /**
+     * The {@code IPAllocated} event the status's allocation was announced with (the same message, so an event
+     * recorder naming events by content finds the one already recorded), or empty when the status holds no VIP.
+     */
+    public static java.util.Optional<PlannedEvent> allocatedEvent(String network, ServiceLoadBalancerStatus status) {
+        if (status == null || status.getVip() == null) {
+            return java.util.Optional.empty();
+        }
+        return transitions(network, null, status).stream()
+                .filter(e -> JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())).findFirst();
+    }
+
     static List<PlannedEvent> transitions(String network, ServiceLoadBalancerStatus prev,
             ServiceLoadBalancerStatus next) {
         List<PlannedEvent> out = new ArrayList<>();

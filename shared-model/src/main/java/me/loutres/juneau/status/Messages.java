@@ -20,7 +20,7 @@ public final class Messages {
             return "no free address: ExternalNetwork \"" + network + "\" has no AddressPool to allocate from; "
                     + "create the AddressPools it lists";
         }
-        String list = pools.stream().map(p -> p.pool() + " (" + p.allocated() + "/" + p.total() + " used)")
+        String list = pools.stream().map(p -> p.pool() + " (" + p.used() + "/" + p.total() + " used)")
                 .collect(Collectors.joining(", "));
         return "no free address in " + (pools.size() == 1 ? "AddressPool " : "AddressPools ") + list
                 + " of ExternalNetwork \"" + network + "\"; append an entry to one of these AddressPools, add another "

@@ -58,6 +58,15 @@ public final class ServiceReconciler {
     private final Requeue requeue;
     private final Clock clock;
     private final MalformedReports malformed;
+    /** Services looked at for {@link #announceAgainAfterTakeover} in the current term. */
+    private final Set<ServiceKey> announced = ConcurrentHashMap.newKeySet();
+    private volatile long announcedTerm = -1;
+    private volatile java.time.Instant termStartedAt = java.time.Instant.EPOCH;
+    /**
+     * How far back an allocation may be unannounced: a previous leader stops at most a lease duration before a
+     * standby takes over (docs/operations.md), doubled for the restore and for clock skew between replicas.
+     */
+    private volatile Duration reannounceWindow = Duration.ofSeconds(40);
     /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
@@ -70,6 +79,11 @@ public final class ServiceReconciler {
         this.metrics = metrics;
         this.requeue = requeue;
         this.clock = clock;
+    }
+
+    /** See {@link #announceAgainAfterTakeover}: twice the lease duration, plus 10 s. */
+    public void leaseDuration(Duration lease) {
+        this.reannounceWindow = lease.multipliedBy(2).plusSeconds(10);
     }
 
     public static boolean isManaged(Service svc) {
@@ -155,6 +169,9 @@ public final class ServiceReconciler {
                 metrics.arpNodeChanged();
             }
         }
+        if (!plan.statusChanged()) {
+            announceAgainAfterTakeover(term, key, svc, slb);
+        }
         if (plan.ingressChanged()) {
             WriteDenial refused = denied(() -> writer.replaceServiceIngress(term, svc, plan.ingress()),
                     "set status.loadBalancer.ingress of Service " + key);
@@ -194,6 +211,45 @@ public final class ServiceReconciler {
             st.pending().remove(key);
         }
         return state;
+    }
+
+    /**
+     * A leader that died between writing an allocation and recording its {@code IPAllocated} event left it
+     * unannounced, and the status alone does not say so. The first reconcile of each Service in a term records the
+     * event again for every allocation recent enough to be one of those (its {@code Allocated} condition turned True
+     * less than {@link #reannounceWindow} before the term started); the event's name comes from its content, so one
+     * that was recorded is only touched, never doubled. Older allocations cost nothing.
+     */
+    private void announceAgainAfterTakeover(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb) {
+        ServiceLoadBalancerStatus st = slb.getStatus();
+        Condition allocated = condition(st, JuneauConstants.CONDITION_ALLOCATED);
+        if (st == null || st.getVip() == null || allocated == null || !"True".equals(allocated.getStatus())
+                || allocated.getLastTransitionTime() == null) {
+            return;
+        }
+        if (announcedTerm != term.number()) {
+            synchronized (announced) {
+                if (announcedTerm != term.number()) {
+                    announced.clear();
+                    termStartedAt = clock.instant();
+                    announcedTerm = term.number();
+                }
+            }
+        }
+        if (!announced.add(key)) {
+            return;
+        }
+        java.time.Instant at;
+        try {
+            at = java.time.Instant.parse(allocated.getLastTransitionTime());
+        } catch (java.time.format.DateTimeParseException e) {
+            return;
+        }
+        if (at.isBefore(termStartedAt.minus(reannounceWindow))) {
+            return;
+        }
+        ServicePlanner.allocatedEvent(slb.getSpec().getExternalNetwork(), st)
+                .ifPresent(e -> events.record(term, svc, e.type(), e.reason(), e.message()));
     }
 
     /**
