@@ -55,6 +55,10 @@ public final class ControllerCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE})")
     int leaseSeconds;
 
+    @Option(names = "--arp-without-agents", description = "elect nodes without a juneau-agent Lease to answer ARP;"
+            + " only where no agent runs by design (a local stack): in a cluster nobody would answer for such a node")
+    boolean arpWithoutAgents;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -78,7 +82,7 @@ public final class ControllerCommand implements Callable<Integer> {
         try {
             options = ControllerOptions.defaults(identity != null ? identity : defaultIdentity())
                     .withNamespace(namespace).withLeaseName(leaseName).withMetricsPort(metricsPort)
-                    .withWorkers(workers).withLease(timing);
+                    .withWorkers(workers).withLease(timing).withArpWithoutAgents(arpWithoutAgents);
         } catch (IllegalArgumentException e) {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -20,6 +21,7 @@ import me.loutres.juneau.controller.cache.RecentWrites;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.view.NodeInternalIps;
 
 /**
@@ -103,6 +105,8 @@ final class EventRouter {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
                 cache.servicesWithEndpointsOn(n.getMetadata().getName()).forEach(requeue::service);
+            } else {
+                labelsChanged(o, n);
             }
             if (o == null || o == n || !internalIps(o).equals(internalIps(n))) {
                 // node addresses are never handed out from arp pools: their counts change
@@ -113,6 +117,41 @@ final class EventRouter {
                 }
             }
         }));
+    }
+
+    /**
+     * A Node's labels changed: only Services with an endpoint on that node can be affected, and of those only the
+     * ones whose network's nodeSelector tests a changed label (the index label key → networks), or all of them when
+     * the exclusion label changed (it applies to every network).
+     */
+    private void labelsChanged(Node o, Node n) {
+        Set<String> changed = NodeLabelChange.changedKeys(o.getMetadata().getLabels(), n.getMetadata().getLabels());
+        if (changed.isEmpty()) {
+            return;
+        }
+        List<ServiceKey> onNode = cache.servicesWithEndpointsOn(n.getMetadata().getName());
+        if (onNode.isEmpty()) {
+            return;
+        }
+        if (changed.contains(NodeEligibility.EXCLUDE_LABEL)) {
+            onNode.forEach(requeue::service);
+            return;
+        }
+        Set<String> networks = new java.util.HashSet<>();
+        for (String key : changed) {
+            cache.networksSelectingOn(key).forEach(net -> networks.add(net.getMetadata().getName()));
+        }
+        if (networks.isEmpty()) {
+            return;
+        }
+        for (ServiceKey k : onNode) {
+            Service svc = cache.service(k);
+            String net = svc == null ? null : ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+            // a Service without the annotation uses the default network: re-queue it rather than guess
+            if (net == null || networks.contains(net.trim())) {
+                requeue.service(k);
+            }
+        }
     }
 
     private void onLease(Lease l, Lease now) {

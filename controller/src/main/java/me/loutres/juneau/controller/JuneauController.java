@@ -109,7 +109,7 @@ public final class JuneauController implements AutoCloseable {
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         MalformedReports malformed = new MalformedReports(events, metrics);
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock(),
-                malformed);
+                malformed, options.arpWithoutAgents());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed);
         this.networkReconciler = new NetworkReconciler(cache, malformed);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);

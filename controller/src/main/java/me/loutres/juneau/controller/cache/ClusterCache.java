@@ -1,6 +1,7 @@
 package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -23,6 +24,7 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.selection.LabelSelectors;
 import me.loutres.juneau.view.NodeInternalIps;
 
 /**
@@ -34,6 +36,8 @@ public final class ClusterCache implements AutoCloseable {
     public static final String BY_NETWORK = "network";
     /** ExternalNetworks by each AddressPool they list. */
     public static final String BY_POOL = "pool";
+    /** ExternalNetworks by each label key their {@code spec.nodeSelector} tests. */
+    public static final String BY_SELECTOR_KEY = "selectorKey";
     /** EndpointSlices by {@code namespace/service-name}. */
     public static final String BY_SERVICE = "service";
     /** EndpointSlices by the nodeName of each of their endpoints. */
@@ -85,7 +89,8 @@ public final class ClusterCache implements AutoCloseable {
         pools = informer(client.resources(AddressPool.class), Map.of());
         networks = informer(client.resources(ExternalNetwork.class), Map.of(BY_POOL,
                 n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
-                        : List.copyOf(n.getSpec().getAddressPools())));
+                        : List.copyOf(n.getSpec().getAddressPools()),
+                BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n)))));
         arps = informer(client.resources(ARPAdvertisement.class), Map.of());
         nodes = informer(client.nodes(), Map.of());
         leaseNamespace = agentLeaseNamespace;
@@ -280,6 +285,16 @@ public final class ClusterCache implements AutoCloseable {
         return networks.getIndexer().byIndex(BY_POOL, pool);
     }
 
+    /** Networks whose {@code spec.nodeSelector} tests the label key: a change of it may change who announces. */
+    public List<ExternalNetwork> networksSelectingOn(String labelKey) {
+        return networks.getIndexer().byIndex(BY_SELECTOR_KEY, labelKey);
+    }
+
+    /** The network's {@code spec.nodeSelector}, or null (every node). */
+    public static LabelSelector nodeSelector(ExternalNetwork n) {
+        return n == null || n.getSpec() == null ? null : null;
+    }
+
     /** Services whose annotation names the network (whether managed or not; the caller filters). */
     public List<Service> servicesOfNetwork(String network) {
         return services.getIndexer().byIndex(BY_NETWORK, network);
@@ -324,6 +339,16 @@ public final class ClusterCache implements AutoCloseable {
     /** The agent Lease of a node, or null. */
     public Lease agentLease(String node) {
         return leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
+    }
+
+    /** A Node's labels (empty when it has none), or null when no Node of that name exists. */
+    public Map<String, String> nodeLabels(String name) {
+        Node n = name == null ? null : nodes.getStore().getByKey(name);
+        if (n == null) {
+            return null;
+        }
+        Map<String, String> l = n.getMetadata().getLabels();
+        return l == null ? Map.of() : l;
     }
 
     public boolean nodeExists(String name) {

@@ -27,7 +27,11 @@ import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.ip.Ipv4;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.plan.AllocationNeed;
+import me.loutres.juneau.plan.AnnounceFacts;
+import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.plan.ArpAction;
 import me.loutres.juneau.plan.PlanInput;
 import me.loutres.juneau.plan.PlannedEvent;
@@ -58,12 +62,15 @@ public final class ServiceReconciler {
     private final Requeue requeue;
     private final Clock clock;
     private final MalformedReports malformed;
+    /** A node without an agent Lease may be elected to answer ARP (a stack that runs no agents). */
+    private final boolean arpWithoutAgents;
     /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
-            Requeue requeue, Clock clock, MalformedReports malformed) {
+            Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents) {
         this.malformed = malformed;
+        this.arpWithoutAgents = arpWithoutAgents;
         this.cache = cache;
         this.writer = writer;
         this.events = events;
@@ -136,7 +143,7 @@ public final class ServiceReconciler {
         reportUnreadable(term, existingArp);
         PlanInput in = new PlanInput(svc, slb, resolution, allocation, vipPoolMode(allocation),
                 cache.endpointSlicesOf(key), existingArp, cache.nodeLiveness(clock.instant()),
-                cache.nodeNames(), null, clock.instant());
+                cache.nodeNames(), null, clock.instant(), announceFacts(key, network, resolution));
         ServicePlan first = ServicePlanner.plan(in);
         WriteDenial denial = applyArp(term, key, first.arp());
         // a refused advertisement changes what the status must say: plan again with the refusal
@@ -167,6 +174,19 @@ public final class ServiceReconciler {
         }
         return denial == null ? Result.DONE
                 : Result.retry("write-denied", DENIED_RETRY_BASE, DENIED_RETRY_CAP);
+    }
+
+    /**
+     * Who may announce (the network's node selector, the exclusion label, agents) and what the agents report; the
+     * Node labels are looked up in the cache only for the nodes the plan asks about.
+     */
+    private AnnounceFacts announceFacts(ServiceKey key, String network, NetworkResolution resolution) {
+        ExternalNetwork net = resolution instanceof NetworkResolution.Usable ? cache.network(network) : null;
+        LabelSelector selector = ClusterCache.nodeSelector(net);
+        List<AnnounceFacts.SessionReport> sessions = List.of();
+        List<String> peers = List.of();
+        return new AnnounceFacts(NodeEligibility.lookup(network, selector, cache::nodeLabels), arpWithoutAgents,
+                sessions, peers);
     }
 
     /** Runs the allocator where the plan needs it, and keeps the waiting list in step. */
