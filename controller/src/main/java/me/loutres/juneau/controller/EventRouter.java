@@ -84,6 +84,17 @@ final class EventRouter {
                 requeue.service(new ServiceKey(ns, name));
             }
         }));
+        // a session that comes up or goes down changes condition Announced of the Services on its node
+        cache.onBgpSessions(handler(null, (o, n) -> {
+            String node = ClusterCache.sessionNode(n);
+            String before = o == null ? null : ClusterCache.sessionNode(o);
+            if (node != null) {
+                cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+            }
+            if (before != null && !before.equals(node)) {
+                cache.servicesWithEndpointsOn(before).forEach(requeue::service);
+            }
+        }));
         // followed on every replica (a standby's view is current when it takes over); re-queues only when leading
         cache.onLeases(new ResourceEventHandler<>() {
             @Override

@@ -338,7 +338,7 @@ public final class ServicePlanner {
             out.add(PlannedEvent.normal(JuneauConstants.EVENT_IP_ALLOCATED, "allocated VIP " + next.getVip()
                     + " from AddressPool " + next.getAddressPool() + " of ExternalNetwork \"" + network + "\""
                     + (next.getArpAnnouncingNode() == null ? ""
-                            : "; node " + next.getArpAnnouncingNode() + " answers ARP for it")));
+                            : "; node " + next.getArpAnnouncingNode() + " is elected to answer ARP for it")));
         }
         Condition allocated = condition(next, JuneauConstants.CONDITION_ALLOCATED);
         Condition before = condition(prev, JuneauConstants.CONDITION_ALLOCATED);
@@ -352,7 +352,7 @@ public final class ServicePlanner {
         String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
         if (prevVip != null && !Objects.equals(prevNode, next.getArpAnnouncingNode())) {
             out.add(PlannedEvent.normal(JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
-                    "node answering ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
+                    "node elected to answer ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
                             + (prevNode == null ? "<none>" : prevNode) + " -> "
                             + (next.getArpAnnouncingNode() == null ? "<none>" : next.getArpAnnouncingNode())));
         }

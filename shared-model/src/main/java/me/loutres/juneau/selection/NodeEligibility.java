@@ -2,6 +2,7 @@ package me.loutres.juneau.selection;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.Map;
+import me.loutres.juneau.api.JuneauConstants;
 import java.util.function.Function;
 
 /**
@@ -12,7 +13,7 @@ import java.util.function.Function;
  */
 public final class NodeEligibility {
     /** Kubernetes' own convention: a node carrying it (any value) never takes load-balancer traffic. */
-    public static final String EXCLUDE_LABEL = "node.kubernetes.io/exclude-from-external-load-balancers";
+    public static final String EXCLUDE_LABEL = JuneauConstants.LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS;
 
     private static final NodeEligibility EVERY_NODE = new NodeEligibility(null, null, n -> null);
 

@@ -20,6 +20,7 @@ import java.util.function.Function;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
@@ -54,6 +55,7 @@ public final class ClusterCache implements AutoCloseable {
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Lease> leases;
+    private final SharedIndexInformer<BGPSession> sessions;
     private final String leaseNamespace;
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
     private final ApiConnection connection = new ApiConnection();
@@ -95,6 +97,8 @@ public final class ClusterCache implements AutoCloseable {
         nodes = informer(client.nodes(), Map.of());
         leaseNamespace = agentLeaseNamespace;
         leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
+        // what each agent reports about its BGP sessions: condition Announced of the Services on that node
+        sessions = informer(client.resources(BGPSession.class), Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
         serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
         // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
         // status write keeps the spec as stored, so each pool version is checked
@@ -205,6 +209,10 @@ public final class ClusterCache implements AutoCloseable {
         nodes.addEventHandler(h);
     }
 
+    public void onBgpSessions(ResourceEventHandler<BGPSession> h) {
+        sessions.addEventHandler(h);
+    }
+
     public void onLeases(ResourceEventHandler<Lease> h) {
         leases.addEventHandler(h);
     }
@@ -292,7 +300,7 @@ public final class ClusterCache implements AutoCloseable {
 
     /** The network's {@code spec.nodeSelector}, or null (every node). */
     public static LabelSelector nodeSelector(ExternalNetwork n) {
-        return n == null || n.getSpec() == null ? null : null;
+        return n == null || n.getSpec() == null ? null : n.getSpec().getNodeSelector();
     }
 
     /** Services whose annotation names the network (whether managed or not; the caller filters). */
@@ -339,6 +347,17 @@ public final class ClusterCache implements AutoCloseable {
     /** The agent Lease of a node, or null. */
     public Lease agentLease(String node) {
         return leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
+    }
+
+    /** The BGPSessions the agent of the node reports. */
+    public List<BGPSession> bgpSessionsOf(String node) {
+        return node == null ? List.of() : sessions.getIndexer().byIndex(BY_NODE, node);
+    }
+
+    /** The node a BGPSession belongs to: {@code spec.nodeName}, else its node label. */
+    public static String sessionNode(BGPSession s) {
+        String n = s.getSpec() == null ? null : s.getSpec().getNodeName();
+        return n != null ? n : label(s, JuneauConstants.LABEL_NODE);
     }
 
     /** A Node's labels (empty when it has none), or null when no Node of that name exists. */
