@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -86,6 +87,11 @@ final class EventRouter {
         }));
         // a session that comes up or goes down changes condition Announced of the Services on its node
         cache.onBgpSessions(handler(null, (o, n) -> {
+            // the agent rewrites routesAdvertised with every route: only what the plan reads re-queues, or each
+            // new VIP on a node would re-plan every Service there
+            if (o != null && o != n && sameForPlan(o, n)) {
+                return;
+            }
             String node = ClusterCache.sessionNode(n);
             String before = o == null ? null : ClusterCache.sessionNode(o);
             if (node != null) {
@@ -170,6 +176,17 @@ final class EventRouter {
         if (node != null) {
             liveness.observed(node, now);
         }
+    }
+
+    /** Peer, node, state and error: what condition Announced reads of a BGPSession. */
+    private static boolean sameForPlan(BGPSession a, BGPSession b) {
+        return Objects.equals(ClusterCache.sessionNode(a), ClusterCache.sessionNode(b))
+                && Objects.equals(a.getSpec() == null ? null : a.getSpec().getPeer(),
+                        b.getSpec() == null ? null : b.getSpec().getPeer())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getState(),
+                        b.getStatus() == null ? null : b.getStatus().getState())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getLastError(),
+                        b.getStatus() == null ? null : b.getStatus().getLastError());
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

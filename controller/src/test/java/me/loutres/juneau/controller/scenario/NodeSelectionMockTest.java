@@ -124,6 +124,44 @@ class NodeSelectionMockTest extends ScenarioBase {
     }
 
     @Test
+    void aRelabelledNodeReQueuesOnlyTheServicesWhoseNetworkTestsThatLabel() {
+        label("idx-x", "zone", "a");
+        cluster.pool("idx-all", "bgp", "10.76.0.0/28");
+        cluster.network("idx-all-net", "bgp", "idx-all");
+        cluster.pool("idx-sel", "bgp", "10.77.0.0/30");
+        ExternalNetwork sel = new ExternalNetwork();
+        sel.getMetadata().setName("idx-sel-net");
+        ExternalNetworkSpec spec = new ExternalNetworkSpec("bgp", List.of("idx-sel"));
+        spec.setNodeSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("zone").withOperator("In")
+                .withValues("a", "b").endMatchExpression().build());
+        sel.setSpec(spec);
+        cluster.client().resource(sel).create();
+        for (int i = 0; i < 8; i++) {
+            cluster.service("idx", "all-" + i, "idx-all-net");
+            cluster.endpoints("idx", "all-" + i, "idx-x");
+        }
+        cluster.service("idx", "sel", "idx-sel-net");
+        cluster.endpoints("idx", "sel", "idx-x");
+        eventually(() -> assertThat(status("idx", "sel").getAdvertisingNodes()).containsExactly("idx-x"));
+        settle();
+
+        double before = serviceReconciles();
+        label("idx-x", "team", "web");          // no network tests it
+        settle();
+        assertThat(serviceReconciles() - before).as("reconciles after a label no network tests").isZero();
+
+        label("idx-x", "zone", "b");            // idx-sel-net tests it; still selected, so nothing to write
+        settle();
+        assertThat(serviceReconciles() - before).as("reconciles after a label only idx-sel-net tests").isEqualTo(1.0);
+    }
+
+    private double serviceReconciles() {
+        return controller.scrapeMetrics().lines()
+                .filter(l -> l.startsWith("juneau_reconcile_total{kind=\"service\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    @Test
     void relabellingNodesUnderLoadEndsWithEveryServiceRight() throws Exception {
         List<String> nodes = List.of("load-a", "load-b", "load-c", "load-d");
         nodes.forEach(n -> label(n, "zone", "a"));
