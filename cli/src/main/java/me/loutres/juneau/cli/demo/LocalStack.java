@@ -44,7 +44,8 @@ public final class LocalStack implements AutoCloseable {
     private final int webhookPort;
     private final HttpsWebhookCaller webhookCaller;
 
-    private LocalStack(int apiPort, int webhookPort, boolean withNodes, int workers, boolean withController)
+    private LocalStack(int apiPort, int webhookPort, boolean withNodes, int workers, boolean withController,
+            boolean withAgents)
             throws IOException {
         Path dir = null;
         LocalApiServer server = null;
@@ -78,7 +79,9 @@ public final class LocalStack implements AutoCloseable {
                 ControllerOptions options = ControllerOptions.defaults("juneau-local-controller").withMetricsPort(0)
                         .withWorkers(workers)
                         .withLease(new Leadership.Timing(Duration.ofSeconds(4), Duration.ofSeconds(3),
-                                Duration.ofMillis(500)));
+                                Duration.ofMillis(500)))
+                        // without agents no node holds an agent Lease: elect anyway, so the demo shows who would answer
+                        .withArpWithoutAgents(!withAgents);
                 this.controller = JuneauController.start(cc, options);
             } else {
                 // controllers are started beside it (juneau controller --kubeconfig FILE.controller)
@@ -111,18 +114,27 @@ public final class LocalStack implements AutoCloseable {
      */
     public static final int WORKERS = 16;
 
+    /** A stack where no node agent runs ({@code demo}, {@code up}): nodes without an agent may answer ARP. */
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes) throws IOException {
         return start(apiPort, webhookPort, withNodes, WORKERS);
     }
 
     /** As {@link #start(int, int, boolean)} with this many controller workers (Service keys reconciled at once). */
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes, int workers) throws IOException {
-        return new LocalStack(apiPort, webhookPort, withNodes, workers, true);
+        return new LocalStack(apiPort, webhookPort, withNodes, workers, true, false);
     }
 
     /** The API server and the webhook only: controllers run beside it, as processes of their own. */
     public static LocalStack withoutController(int apiPort, int webhookPort, boolean withNodes) throws IOException {
-        return new LocalStack(apiPort, webhookPort, withNodes, WORKERS, false);
+        return new LocalStack(apiPort, webhookPort, withNodes, WORKERS, false, false);
+    }
+
+    /**
+     * A stack whose nodes run real agents (the namespace LAN): only a node whose agent holds its Lease may be
+     * elected to answer ARP, as in a cluster.
+     */
+    public static LocalStack startForAgents(int apiPort, int webhookPort) throws IOException {
+        return new LocalStack(apiPort, webhookPort, false, WORKERS, true, true);
     }
 
     static Node node(String name, String internalIp) {

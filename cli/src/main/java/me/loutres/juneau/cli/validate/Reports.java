@@ -80,6 +80,12 @@ final class Reports {
                 }
                 f.put("externalNetwork", o.forecast().network());
                 f.put("message", o.forecast().message());
+                if (o.forecast().allocated()) {
+                    ArrayNode may = f.putArray("mayAdvertise");
+                    o.forecast().mayAdvertise().forEach(may::add);
+                    ArrayNode leftOut = f.putArray("leftOut");
+                    o.forecast().leftOut().forEach(leftOut::add);
+                }
             }
         }
         root.put("accepted", accepted(outcomes));
