@@ -149,7 +149,7 @@ class AdmissionRulesTest {
                 NET + "cannot change from \"public\" to \"l2\"; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to use another ExternalNetwork");
         deny("2.1.8 deny requesting another address once the VIP is allocated", SVC,
                 () -> update(svc("web").yaml(), svc("web").ip("192.0.2.10").yaml()),
-                IP + "cannot change from null to \"192.0.2.10\"; accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
+                IP + "cannot be set to \"192.0.2.10\" (it was absent); accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
         allow("2.1.8 allow pinning the allocated VIP", SVC, () -> update(svc("web").yaml(), svc("web").ip("192.0.2.1").yaml()));
         allow("2.1.8 allow removing the requested IP (the VIP stays)", SVC,
                 () -> update(svc("web").ip("192.0.2.1").yaml(), svc("web").yaml()));

@@ -227,7 +227,8 @@ class SameVerdictIT {
         List<String> controllers = option(args, "--controller-username");
         AdmissionSettings settings = new AdmissionSettings(controllers.isEmpty() ? null : Set.copyOf(controllers),
                 option(args, "--reserved-cidr"));
-        List<ManifestObject> objects = ManifestReader.read(List.of(ValidateGoldenTest.CASES.resolve(fixture)));
+        List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
+                .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
         SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
         int port = port(settings);
 
