@@ -129,6 +129,9 @@ public final class BirdConfigRenderer {
                     .append(b.transmitMs()).append(" ms; multiplier ").append(b.multiplier()).append("; passive ")
                     .append(b.passive() ? "on" : "off").append("; };\n");
         }
+        // BIRD waits 5 s before its first connection, 120 s between attempts and 60-300 s after an error by default:
+        // a node whose router comes back must announce again within seconds, as MetalLB's FRR does
+        out.append("  connect delay time 1;\n  connect retry time 5;\n  error wait time 1, 10;\n");
         // no graceful restart: a peer that kept our routes after the agent died would send traffic to a dead node
         out.append("  graceful restart off;\n")
                 .append("  long lived graceful restart off;\n")
