@@ -82,7 +82,10 @@ class DockerfilesTest {
         String text = dockerfile("agent");
         List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
         assertThat(lines.get(0)).isEqualTo("FROM eclipse-temurin:17-jre");
-        assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"))
+        // one RUN: Debian's bird2 for BGP (docs/bgp.md), nothing else
+        assertThat(lines.stream().filter(l -> l.startsWith("RUN")).toList()).singleElement().asString()
+                .contains("apt-get install -y --no-install-recommends bird2");
+        assertThat(lines).noneMatch(l -> l.startsWith("ADD"))
                 .contains("COPY cli/target/lib/ /opt/juneau/lib/", "COPY cli/target/cli-*.jar /opt/juneau/lib/", "USER 0:0");
         assertThat(lines.stream().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow())
                 .endsWith("\"me.loutres.juneau.cli.Juneau\", \"agent\"]");

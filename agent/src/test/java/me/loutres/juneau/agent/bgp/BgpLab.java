@@ -51,6 +51,12 @@ final class BgpLab implements AutoCloseable {
 
     /** The lab, its router's BIRD speaking {@code routerConfig} (see {@link #routerConfig}). */
     static BgpLab create(String routerConfig) throws IOException, InterruptedException {
+        return createWithRouterAddresses(routerConfig, List.of());
+    }
+
+    /** As {@link #create}, the router's link holding more addresses (in 198.18.0.0/24) for more sessions. */
+    static BgpLab createWithRouterAddresses(String routerConfig, List<String> more)
+            throws IOException, InterruptedException {
         BgpLab lab = new BgpLab("jb" + ProcessHandle.current().pid() % 100000 + "x"
                 + ThreadLocalRandom.current().nextInt(1000), Files.createTempDirectory("juneau-bgp-lab"));
         try {
@@ -60,6 +66,9 @@ final class BgpLab implements AutoCloseable {
                     lab.node);
             run("ip", "-n", lab.router, "addr", "add", ROUTER_IP + "/24", "dev", "eth0");
             run("ip", "-n", lab.node, "addr", "add", NODE_IP + "/24", "dev", "eth0");
+            for (String a : more) {
+                run("ip", "-n", lab.router, "addr", "add", a + "/24", "dev", "eth0");
+            }
             run("ip", "-n", lab.router, "link", "set", "eth0", "up");
             run("ip", "-n", lab.node, "link", "set", "eth0", "up");
             Files.writeString(lab.dir.resolve("router.conf"), routerConfig, StandardCharsets.UTF_8);

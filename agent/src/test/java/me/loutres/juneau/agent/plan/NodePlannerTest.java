@@ -1,12 +1,12 @@
 package me.loutres.juneau.agent.plan;
 
-import static me.loutres.juneau.agent.plan.Objects.bgp;
-import static me.loutres.juneau.agent.plan.Objects.bgpNetwork;
-import static me.loutres.juneau.agent.plan.Objects.peer;
-import static me.loutres.juneau.agent.plan.Objects.profile;
-import static me.loutres.juneau.agent.plan.Objects.slb;
-import static me.loutres.juneau.agent.plan.Objects.withPassword;
-import static me.loutres.juneau.agent.plan.Objects.withSelector;
+import static me.loutres.juneau.agent.plan.PlanObjects.bgp;
+import static me.loutres.juneau.agent.plan.PlanObjects.bgpNetwork;
+import static me.loutres.juneau.agent.plan.PlanObjects.peer;
+import static me.loutres.juneau.agent.plan.PlanObjects.profile;
+import static me.loutres.juneau.agent.plan.PlanObjects.slb;
+import static me.loutres.juneau.agent.plan.PlanObjects.withPassword;
+import static me.loutres.juneau.agent.plan.PlanObjects.withSelector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;

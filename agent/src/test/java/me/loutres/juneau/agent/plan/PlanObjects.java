@@ -19,15 +19,15 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 
 /** The objects of the planner's table tests, small and explicit. */
-final class Objects {
-    private Objects() {
+public final class PlanObjects {
+    private PlanObjects() {
     }
 
-    static ObjectMeta meta(String name) {
+    public static ObjectMeta meta(String name) {
         return new ObjectMetaBuilder().withName(name).withUid("uid-" + name).withGeneration(1L).build();
     }
 
-    static ExternalNetwork bgpNetwork(String name, ExternalNetworkBgp bgp, LabelSelector nodeSelector) {
+    public static ExternalNetwork bgpNetwork(String name, ExternalNetworkBgp bgp, LabelSelector nodeSelector) {
         ExternalNetwork n = new ExternalNetwork();
         n.setMetadata(meta(name));
         ExternalNetworkSpec spec = new ExternalNetworkSpec("bgp", List.of("pool-" + name));
@@ -37,7 +37,7 @@ final class Objects {
         return n;
     }
 
-    static ExternalNetworkBgp bgp(List<String> peers, List<String> communities, Long localPref, Integer aggregation) {
+    public static ExternalNetworkBgp bgp(List<String> peers, List<String> communities, Long localPref, Integer aggregation) {
         ExternalNetworkBgp b = new ExternalNetworkBgp();
         b.setPeers(peers);
         b.setCommunities(communities);
@@ -46,7 +46,7 @@ final class Objects {
         return b;
     }
 
-    static ServiceLoadBalancer slb(String name, String network, String vip, String... nodes) {
+    public static ServiceLoadBalancer slb(String name, String network, String vip, String... nodes) {
         ServiceLoadBalancer s = new ServiceLoadBalancer();
         ObjectMeta m = meta(name);
         m.setNamespace("default");
@@ -59,7 +59,7 @@ final class Objects {
         return s;
     }
 
-    static BGPPeer peer(String name, String address, long peerAs, long myAs) {
+    public static BGPPeer peer(String name, String address, long peerAs, long myAs) {
         BGPPeer p = new BGPPeer();
         p.setMetadata(meta(name));
         BGPPeerSpec spec = new BGPPeerSpec();
@@ -70,12 +70,12 @@ final class Objects {
         return p;
     }
 
-    static BGPPeer withSelector(BGPPeer p, Map<String, String> labels) {
+    public static BGPPeer withSelector(BGPPeer p, Map<String, String> labels) {
         p.getSpec().setNodeSelectors(List.of(new LabelSelectorBuilder().withMatchLabels(labels).build()));
         return p;
     }
 
-    static BGPPeer withPassword(BGPPeer p, String secret, String key) {
+    public static BGPPeer withPassword(BGPPeer p, String secret, String key) {
         SecretKeyRef ref = new SecretKeyRef();
         ref.setName(secret);
         ref.setKey(key);
@@ -83,7 +83,7 @@ final class Objects {
         return p;
     }
 
-    static BFDProfile profile(String name, Integer rx, Integer tx, Integer mult, Boolean passive) {
+    public static BFDProfile profile(String name, Integer rx, Integer tx, Integer mult, Boolean passive) {
         BFDProfile p = new BFDProfile();
         p.setMetadata(meta(name));
         BFDProfileSpec s = new BFDProfileSpec();
