@@ -75,6 +75,9 @@ public final class AgentMetrics {
 
     /** The per-peer series: 1/0 for an Established session, and the routes sent to it. */
     public void bgpSessions(List<SessionReport> reports) {
+        // a peer that no longer applies keeps its series, at 0
+        sessionUp.values().forEach(v -> v.set(0));
+        routesAdvertised.values().forEach(v -> v.set(0));
         for (SessionReport r : reports) {
             sessionUp.computeIfAbsent(r.peer(), p -> {
                 AtomicInteger v = new AtomicInteger();

@@ -101,9 +101,28 @@ final class BgpLab implements AutoCloseable {
                 + "  local " + ROUTER_IP + " as 65000;\n"
                 + "  neighbor " + NODE_IP + " as 65001;\n"
                 + "  hold time " + holdSeconds + ";\n"
+                + ROUTER_TIMERS
                 + (bfd ? "  bfd on;\n" : "")
                 + "  ipv4 { import all; export none; };\n"
                 + "}\n";
+    }
+
+    /**
+     * The router's sessions: bound to their own local address (two sessions to one node from two addresses), and
+     * retried within seconds, not BIRD's minute, so a test never waits on the router.
+     */
+    static final String ROUTER_TIMERS = "  strict bind;\n  connect delay time 1;\n  connect retry time 2;\n"
+            + "  error wait time 1, 5;\n";
+
+    /** The time BIRD prints in the Since column of the router's session line, in milliseconds of the day. */
+    static long sinceMillis(String sessionLine) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d{3})")
+                .matcher(sessionLine);
+        if (!m.find()) {
+            throw new AssertionError("no time in the session line '" + sessionLine + "'");
+        }
+        return ((Long.parseLong(m.group(1)) * 60 + Long.parseLong(m.group(2))) * 60 + Long.parseLong(m.group(3)))
+                * 1000 + Long.parseLong(m.group(4));
     }
 
     Path routerSocket() {
@@ -179,6 +198,11 @@ final class BgpLab implements AutoCloseable {
             }
         }
         namespaces.clear();
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("bgp lab: cannot delete " + dir + ": " + e.getMessage());
+        }
     }
 
     List<String> namespaces() {
