@@ -9,8 +9,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +31,7 @@ import me.loutres.juneau.agent.own.AdvertisementRead;
 import me.loutres.juneau.agent.own.Claim;
 import me.loutres.juneau.agent.bgp.BgpDriver;
 import me.loutres.juneau.agent.bgp.SessionReport;
+import me.loutres.juneau.agent.kube.ArpStatusWriter;
 import me.loutres.juneau.agent.kube.NodeSources;
 import me.loutres.juneau.agent.kube.SessionWriter;
 import me.loutres.juneau.agent.plan.NodePlan;
@@ -96,10 +95,8 @@ public final class NodeAgent implements AutoCloseable {
     });
     private final java.util.concurrent.atomic.AtomicReference<NodePlan> nextPlan =
             new java.util.concurrent.atomic.AtomicReference<>();
-    private final Map<Long, Instant> announcedAt = new HashMap<>();
-    private final Map<String, Retry> statusRetries = new HashMap<>();
+    private final ArpStatusWriter statuses;
     private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
-    private Map<Long, String> lastProblems = Map.of();
     private final Map<String, AdvertisementRead> reads = new HashMap<>();
     private Map<String, String> lastSkipped = Map.of();
     private volatile long pendingSince;
@@ -114,9 +111,6 @@ public final class NodeAgent implements AutoCloseable {
     private long cacheCheckSince;
     private long lastCacheCheck;
 
-    private record Retry(long notBeforeNanos, int failures) {
-    }
-
     private NodeAgent(KubernetesClient client, AgentOptions options, BgpOptions bgpOptions, Clock clock,
             PacketSocket sockets, Supplier<List<InterfaceInfo>> interfaces) throws IOException {
         this.client = client;
@@ -130,6 +124,7 @@ public final class NodeAgent implements AutoCloseable {
         });
         this.speaker = new Speaker(sockets, options.announce(), timer, metrics, this::conflict);
         this.reporter = new Reporter(client, options.node());
+        this.statuses = new ArpStatusWriter(reporter, metrics, options.node(), MAX_BACKOFF);
         this.api = new ApiReachability(() -> "answering ARP for " + speaker.answering().size()
                 + " VIP(s) from memory meanwhile");
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
@@ -398,7 +393,7 @@ public final class NodeAgent implements AutoCloseable {
         Map<Long, Speaker.Binding> now = speaker.answering();
         lease.owning(!now.isEmpty());
         for (Speaker.Binding b : applied.gained()) {
-            announcedAt.put(b.claim().vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            statuses.gained(b.claim().vip());
             LOG.info("answering ARP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
                     b.claim().advertisement());
             if (b.claim().hasService()) {
@@ -409,13 +404,13 @@ public final class NodeAgent implements AutoCloseable {
         }
         for (Long vip : before.keySet()) {
             if (!now.containsKey(vip) && !speaker.suspended()) {
-                announcedAt.remove(vip);
+                statuses.lost(vip);
                 LOG.info("stopped answering ARP for {}", Ipv4.format(vip));
             }
         }
-        logProblems(problems, owned);
-        writeStatuses(list, owned, now, problems);
-        writeInvalidStatuses(list, invalid);
+        statuses.logProblems(problems, owned);
+        statuses.writeStatuses(list, owned, now, problems);
+        statuses.writeInvalidStatuses(list, invalid);
         if (sources.synced()) {
             announce(plan);
         }
@@ -511,79 +506,6 @@ public final class NodeAgent implements AutoCloseable {
             }
         });
         lastSkipped = Map.copyOf(skipped);
-    }
-
-    /** Advertisements for this node that read but cannot be answered: status {@code Announced=False InvalidConfig}. */
-    private void writeInvalidStatuses(List<ARPAdvertisement> list, Map<String, String> invalid) {
-        for (ARPAdvertisement a : list) {
-            String name = a.getMetadata().getName();
-            String problem = invalid.get(name);
-            if (problem == null || a.getSpec() == null || !options.node().equals(a.getSpec().getNodeName())) {
-                continue; // the status belongs to the node the spec names (SPEC §2.2)
-            }
-            writeStatus(a, new Reporter.Wanted(null, null, null, JuneauConstants.REASON_INVALID_CONFIG, problem));
-        }
-    }
-
-    private void logProblems(Map<Long, String[]> problems, SortedMap<Long, Claim> owned) {
-        Map<Long, String> flat = new HashMap<>();
-        problems.forEach((vip, p) -> flat.put(vip, p[0] + ": " + p[1]));
-        if (!flat.equals(lastProblems)) {
-            flat.forEach((vip, p) -> {
-                if (!p.equals(lastProblems.get(vip))) {
-                    LOG.warn("cannot answer ARP for {} ({}): {}", Ipv4.format(vip), owned.get(vip).advertisement(), p);
-                }
-            });
-            lastProblems = flat;
-        }
-    }
-
-    private void writeStatuses(List<ARPAdvertisement> list, SortedMap<Long, Claim> owned,
-            Map<Long, Speaker.Binding> answering, Map<Long, String[]> problems) {
-        Map<String, ARPAdvertisement> byName = new HashMap<>();
-        list.forEach(a -> byName.put(a.getMetadata().getName(), a));
-        statusRetries.keySet().retainAll(byName.keySet());
-        for (Claim c : owned.values()) {
-            ARPAdvertisement current = byName.get(c.advertisement());
-            Speaker.Binding b = answering.get(c.vip());
-            Reporter.Wanted wanted;
-            if (b != null) {
-                Instant since = announcedAt.getOrDefault(c.vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
-                wanted = new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
-                        JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
-                                + b.iface().name() + " with " + b.iface().mac());
-            } else if (problems.containsKey(c.vip())) {
-                String[] p = problems.get(c.vip());
-                wanted = new Reporter.Wanted(null, null, null, p[0], p[1]);
-            } else {
-                continue; // suspended after a pause: say nothing until the fresh list
-            }
-            if (current != null) {
-                writeStatus(current, wanted);
-            }
-        }
-    }
-
-    /** Writes a status unless it is already there, retrying a failed write with backoff (per advertisement). */
-    private void writeStatus(ARPAdvertisement current, Reporter.Wanted wanted) {
-        String name = current.getMetadata().getName();
-        if (reporter.upToDate(current, wanted)) {
-            statusRetries.remove(name);
-            return;
-        }
-        long nowNanos = System.nanoTime();
-        Retry retry = statusRetries.get(name);
-        if (retry != null && nowNanos < retry.notBeforeNanos()) {
-            return;
-        }
-        if (reporter.writeStatus(current, wanted)) {
-            statusRetries.remove(name);
-        } else {
-            metrics.statusWriteFailed();
-            int failures = retry == null ? 1 : retry.failures() + 1;
-            long delay = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
-            statusRetries.put(name, new Retry(nowNanos + delay, failures));
-        }
     }
 
     private void conflict(Claim claim, InterfaceInfo iface, MacAddress other) {
