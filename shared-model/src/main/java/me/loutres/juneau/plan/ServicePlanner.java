@@ -330,15 +330,27 @@ public final class ServicePlanner {
 
     /** Events of the status change (SPEC §3.1 step 6); none for an unchanged state. */
     /**
-     * The {@code IPAllocated} event the status's allocation was announced with (the same message, so an event
-     * recorder naming events by content finds the one already recorded), or empty when the status holds no VIP.
+     * The {@code IPAllocated} events the status's allocation may have been announced with — with the ARP node it
+     * names, and without one (when the endpoints came after the allocation) — the same messages, so an event
+     * recorder naming events by content finds the one already recorded; none when the status holds no VIP.
      */
-    public static java.util.Optional<PlannedEvent> allocatedEvent(String network, ServiceLoadBalancerStatus status) {
+    public static List<PlannedEvent> allocatedEvents(String network, ServiceLoadBalancerStatus status) {
         if (status == null || status.getVip() == null) {
-            return java.util.Optional.empty();
+            return List.of();
         }
+        List<PlannedEvent> out = new ArrayList<>(allocated(network, status));
+        if (status.getArpAnnouncingNode() != null) {
+            ServiceLoadBalancerStatus withoutNode = new ServiceLoadBalancerStatus();
+            withoutNode.setVip(status.getVip());
+            withoutNode.setAddressPool(status.getAddressPool());
+            out.addAll(allocated(network, withoutNode));
+        }
+        return out;
+    }
+
+    private static List<PlannedEvent> allocated(String network, ServiceLoadBalancerStatus status) {
         return transitions(network, null, status).stream()
-                .filter(e -> JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())).findFirst();
+                .filter(e -> JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())).toList();
     }
 
     static List<PlannedEvent> transitions(String network, ServiceLoadBalancerStatus prev,

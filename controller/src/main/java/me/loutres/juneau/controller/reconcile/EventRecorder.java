@@ -43,6 +43,37 @@ public final class EventRecorder {
     }
 
     /**
+     * Records the event unless one of {@code messages} was recorded already (tried in order, by touching the event of
+     * that name: the controller may patch events but not read them); when none was, records the first.
+     */
+    public void recordUnlessRecorded(Term term, Service svc, String type, String reason,
+            java.util.List<String> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        String ns = svc.getMetadata().getNamespace();
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        try {
+            for (String message : messages) {
+                try {
+                    writer.repeatEvent(term, ns, eventName(svc.getMetadata().getName(), svc.getMetadata().getUid(),
+                            reason, message), now);
+                    return;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 404) {
+                        LOG.debug("could not look for event {} on Service {}/{}: {}", reason, ns,
+                                svc.getMetadata().getName(), e.getMessage());
+                        return;
+                    }
+                }
+            }
+        } catch (LostLeadershipException e) {
+            return;
+        }
+        record(term, svc, type, reason, messages.get(0));
+    }
+
+    /**
      * An event about a cluster-scoped object (AddressPool, ExternalNetwork, ARPAdvertisement): the event lives in
      * {@code default}, as kube does it.
      */

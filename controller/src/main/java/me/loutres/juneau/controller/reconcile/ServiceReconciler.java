@@ -268,8 +268,9 @@ public final class ServiceReconciler {
      * A leader that died between writing an allocation and recording its {@code IPAllocated} event left it
      * unannounced, and the status alone does not say so. The first reconcile of each Service in a term records the
      * event again for every allocation recent enough to be one of those (its {@code Allocated} condition turned True
-     * less than {@link #reannounceWindow} before the term started); the event's name comes from its content, so one
-     * that was recorded is only touched, never doubled. Older allocations cost nothing.
+     * less than {@link #reannounceWindow} before the term started), unless it is there: the event's name comes from
+     * its content, so the recorder looks for it by name (with and without the ARP node, which the first message
+     * names only when the endpoints came first) and only records it when neither is. Older allocations cost nothing.
      */
     private void announceAgainAfterTakeover(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb) {
         ServiceLoadBalancerStatus st = slb.getStatus();
@@ -299,8 +300,11 @@ public final class ServiceReconciler {
         if (at.isBefore(termStartedAt.minus(reannounceWindow))) {
             return;
         }
-        ServicePlanner.allocatedEvent(slb.getSpec().getExternalNetwork(), st)
-                .ifPresent(e -> events.record(term, svc, e.type(), e.reason(), e.message()));
+        List<PlannedEvent> said = ServicePlanner.allocatedEvents(slb.getSpec().getExternalNetwork(), st);
+        if (!said.isEmpty()) {
+            events.recordUnlessRecorded(term, svc, said.get(0).type(), said.get(0).reason(),
+                    said.stream().map(PlannedEvent::message).toList());
+        }
     }
 
     /**

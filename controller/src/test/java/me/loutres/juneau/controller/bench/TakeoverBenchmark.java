@@ -5,12 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import me.loutres.juneau.controller.ControllerOptions;
 import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.controller.testing.FreezingRelay;
 import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.runtime.Leadership;
 
 /**
- * Takeover time (README, "Takeover time"): a leader crashes without releasing its Lease, a Service is created at
- * that instant, and the time until a standby has given it a VIP is measured — the lease expiry, the standby's
+ * Takeover time (docs/operations.md, "Takeover time"): a leader is cut off completely (its connection frozen by a
+ * relay: no request, not even the release of its Lease, arrives any more), a Service is created at that instant, and the time until a standby has given it a VIP is measured — the lease expiry, the standby's
  * restore and one allocation. A plain {@code main} (not a test: {@code mvn verify} never runs it).
  *
  * <p>Arguments: {@code rounds leaseDuration renewDeadline retryPeriod} in milliseconds, e.g.
@@ -28,26 +29,35 @@ public final class TakeoverBenchmark {
         try (MockCluster c = new MockCluster()) {
             c.pool("bench-pool", "bgp", "10.94.0.0/24");
             c.network("bench-net", "bgp", "bench-pool");
-            JuneauController leader = c.startController(options("bench-0", timing));
-            await(leader::isLeader, Duration.ofMinutes(1));
+            JuneauController current = c.startController(options("direct-0", timing));
+            await(current::isLeader, Duration.ofMinutes(1));
             for (int r = 1; r <= rounds; r++) {
-                JuneauController standby = c.startController(options("bench-" + r, timing));
-                await(standby::isReady, Duration.ofMinutes(1));
-                // the standby has seen the leader renew at least once (it only takes over after a lease duration
-                // from then), as a standby that has run for a while has
-                Thread.sleep(2 * timing.retryPeriod().toMillis());
-                c.crash(leader);
-                long t0 = System.nanoTime();
-                String name = "after-crash-" + r;
-                c.service("bench", name, "bench-net");
-                await(() -> {
-                    var slb = c.slb("bench", name);
-                    return slb != null && slb.getStatus() != null && slb.getStatus().getVip() != null;
-                }, Duration.ofMinutes(2));
-                long ms = (System.nanoTime() - t0) / 1_000_000;
-                millis.add(ms);
-                System.out.printf("round %d: crash -> VIP of a new Service in %d ms%n", r, ms);
-                leader = standby;
+                // the leader of each round talks through a relay, so its crash can be total: no more requests,
+                // not even the release of its Lease (a standby has to wait for the Lease to expire)
+                try (FreezingRelay relay = new FreezingRelay(c.server().port())) {
+                    JuneauController leader = c.startControllerVia(options("relayed-" + r, timing), relay.url(),
+                            "bench-relayed-" + r);
+                    await(leader::isReady, Duration.ofMinutes(1));
+                    current.close();   // a clean hand-over to the relayed one
+                    await(leader::isLeader, Duration.ofMinutes(1));
+                    current = c.startController(options("direct-" + r, timing));
+                    await(current::isReady, Duration.ofMinutes(1));
+                    // the standby has seen the leader renew, as a standby that has run for a while has
+                    Thread.sleep(2 * timing.retryPeriod().toMillis());
+                    relay.freeze();
+                    long t0 = System.nanoTime();
+                    String name = "after-crash-" + r;
+                    c.service("bench", name, "bench-net");
+                    await(() -> {
+                        var slb = c.slb("bench", name);
+                        return slb != null && slb.getStatus() != null && slb.getStatus().getVip() != null;
+                    }, Duration.ofMinutes(2));
+                    long ms = (System.nanoTime() - t0) / 1_000_000;
+                    millis.add(ms);
+                    System.out.printf("round %d: crash -> VIP of a new Service in %d ms%n", r, ms);
+                    relay.heal();
+                    leader.close();
+                }
             }
         }
         List<Long> sorted = millis.stream().sorted().toList();

@@ -18,8 +18,6 @@ import me.loutres.juneau.controller.reconcile.MalformedReports;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.status.PoolConditions;
 import org.junit.jupiter.api.Test;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Conflicts stored around admission (docs/allocation.md, "Conflicts stored around admission"): two creates at the
@@ -29,7 +27,6 @@ import org.slf4j.LoggerFactory;
  * no address of the overlap out twice, and keeps each pool's counts its own.
  */
 class AdmissionRaceMockTest extends ScenarioBase {
-    private static final Logger LOG = LoggerFactory.getLogger(AdmissionRaceMockTest.class);
     private static final int ROUNDS = 20;
 
     @Test
@@ -43,7 +40,7 @@ class AdmissionRaceMockTest extends ScenarioBase {
                 bothStored.add(round);
             }
         }
-        LOG.info("overlapping pools: both stored in {} of {} rounds", bothStored.size(), ROUNDS);
+        System.out.printf("overlapping pools: both stored in %d of %d rounds%n", bothStored.size(), ROUNDS);
         if (bothStored.isEmpty()) {
             // the race was not hit on this machine: store the same state around the webhook, as before it existed
             cluster.beforeTheWebhook(() -> {
@@ -106,7 +103,7 @@ class AdmissionRaceMockTest extends ScenarioBase {
                 bothStored.add(round);
             }
         }
-        LOG.info("pool in two networks: both stored in {} of {} rounds", bothStored.size(), ROUNDS);
+        System.out.printf("pool in two networks: both stored in %d of %d rounds%n", bothStored.size(), ROUNDS);
         if (bothStored.isEmpty()) {
             cluster.pool("shared-x", "bgp", "10.95.99.0/29");
             cluster.beforeTheWebhook(() -> {

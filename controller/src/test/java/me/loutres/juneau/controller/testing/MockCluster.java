@@ -173,10 +173,15 @@ public final class MockCluster implements AutoCloseable {
                 .withRequestRetryBackoffLimit(0));
     }
 
-    /** Fast Leases; no agent runs in these tests, so nodes without an agent Lease may answer ARP. */
+    /**
+     * Short Lease timing for tests: takeovers in seconds. Not shorter: a term expires by itself when no renew
+     * succeeds within the renew deadline (docs/operations.md), and a test machine loaded by parallel builds can take
+     * a second over one renew; 5 tries within 2.5 s keep a leader leading there. No agent runs in these tests, so
+     * nodes without an agent Lease may answer ARP.
+     */
     public static ControllerOptions fastOptions(String identity) {
         return ControllerOptions.defaults(identity).withNamespace("juneau-system").withMetricsPort(-1).withWorkers(2)
-                .withLease(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200))
+                .withLease(Duration.ofMillis(4000), Duration.ofMillis(2500), Duration.ofMillis(500))
                 .withArpWithoutAgents(true);
     }
 
