@@ -225,6 +225,27 @@ public final class Allocator {
         lastConflicts = List.copyOf(conflicts);
     }
 
+    /**
+     * Takes one record read from a ServiceLoadBalancer status as the record of truth for its owner, resolving a claim
+     * on an address another owner holds deterministically: {@code claimantOlder.test(claimant, holder)} says whether
+     * the claimant's allocation is the older one (the restore's order: oldest ServiceLoadBalancer first), and the
+     * older keeps the address. An owner that records a new address gives up the one it held.
+     */
+    public synchronized ClaimOutcome claim(AllocationRecord r, java.util.function.BiPredicate<String, String> claimantOlder) {
+        AllocationRecord mine = byOwner.get(r.owner());
+        if (mine != null && mine.address() == r.address()) {
+            return new ClaimOutcome.Held();
+        }
+        String holder = holderByAddress.get(r.address());
+        if (holder != null && !claimantOlder.test(r.owner(), holder)) {
+            return new ClaimOutcome.Lost(byOwner.get(holder));
+        }
+        Optional<AllocationRecord> loser = holder == null ? Optional.empty() : release(holder);
+        Optional<AllocationRecord> replaced = mine == null ? Optional.empty() : release(r.owner());
+        hold(r);
+        return loser.isPresent() ? new ClaimOutcome.Won(loser.get(), replaced) : new ClaimOutcome.Learnt(replaced);
+    }
+
     /** The records the last {@link #restore} call refused, with the record that kept each address or owner. */
     public synchronized List<AllocationConflict> lastRestoreConflicts() {
         return lastConflicts;

@@ -29,6 +29,12 @@ public final class Messages {
     }
 
     /** The requested address is the VIP of another Service, or (arp) a Node's InternalIP. */
+    /** The younger of two claims on one address (docs/allocation.md, "Two claims on one address"). */
+    public static String addressConflict(String ip, String holder) {
+        return "status.vip " + ip + " is also the VIP of Service " + holder + ", whose allocation is older and keeps"
+                + " it; this Service gets another address";
+    }
+
     public static String requestedInUse(String ip, String holder) {
         if (Allocator.NODE_ADDRESS_HOLDER.equals(holder)) {
             return "requested IP " + ip + " is the InternalIP of a Node and cannot be announced by ARP; set annotation "

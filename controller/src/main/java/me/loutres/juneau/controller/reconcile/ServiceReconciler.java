@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import me.loutres.juneau.allocation.AllocationConflict;
+import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.AllocatorFeed;
@@ -172,10 +172,10 @@ public final class ServiceReconciler {
     /** Runs the allocator where the plan needs it, and keeps the waiting list in step. */
     private AllocationState allocate(ServiceKey key, Service svc, AllocationNeed need, LeaderState st) {
         if (need instanceof AllocationNeed.Keep k) {
-            Optional<AllocationConflict> c = st.book().claim(new AllocationRecord(key.toString(), k.pool(), k.address()));
-            c.ifPresent(conflict -> LOG.error("{}: status records VIP {} but {}", key, k.vip(), conflict));
             st.pending().remove(key);
-            return k.state();
+            Optional<AllocationState> lost = claim(key, new AllocationRecord(key.toString(), k.pool(), k.address()),
+                    k.vip(), st);
+            return lost.orElse(k.state());
         }
         if (need instanceof AllocationNeed.Decided d) {
             st.pending().remove(key);
@@ -197,6 +197,40 @@ public final class ServiceReconciler {
     }
 
     /**
+     * The status is the record of truth, whoever wrote it: the allocator learns it. A second claim on an address is
+     * settled the same way the restore settles it (docs/allocation.md, "Two claims on one address"): the older
+     * allocation keeps the address; the younger is told (re-queued, or the state returned here: Pending
+     * {@code AddressConflict} naming the holder, which withdraws the VIP so the next reconcile allocates another).
+     */
+    private Optional<AllocationState> claim(ServiceKey key, AllocationRecord record, String vip, LeaderState st) {
+        ClaimOutcome outcome = st.book().claim(record, this::claimantOlder);
+        if (outcome instanceof ClaimOutcome.Lost lost) {
+            LOG.warn("{}: status.vip {} is also held by Service {}, whose allocation is older; withdrawing it", key,
+                    vip, lost.holder().owner());
+            return Optional.of(AllocationState.conflict(vip, lost.holder().owner()));
+        }
+        if (outcome instanceof ClaimOutcome.Won won) {
+            LOG.warn("{}: status.vip {} is also recorded by Service {}, whose allocation is younger; it gives it up",
+                    key, vip, won.loser().owner());
+            requeue.service(ServiceKey.parse(won.loser().owner()));
+            won.replaced().ifPresent(r -> released(r, st));
+        } else if (outcome instanceof ClaimOutcome.Learnt learnt) {
+            learnt.replaced().ifPresent(r -> {
+                LOG.warn("{}: status.vip is now {}, not {}; {} is free again", key, vip, Ipv4.format(r.address()),
+                        Ipv4.format(r.address()));
+                released(r, st);
+            });
+        }
+        return Optional.empty();
+    }
+
+    /** The restore's order (oldest ServiceLoadBalancer first), from the cache, so every leader decides alike. */
+    private boolean claimantOlder(String claimant, String holder) {
+        return AllocatorFeed.older(cache.serviceLoadBalancer(ServiceKey.parse(claimant)),
+                cache.serviceLoadBalancer(ServiceKey.parse(holder)));
+    }
+
+    /**
      * SPEC §3.8: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
      * said once as a Warning event, counted; its address stays reserved when it parses.
      */
@@ -204,7 +238,9 @@ public final class ServiceReconciler {
             AllocationNeed.Malformed m, LeaderState st) {
         st.pending().remove(key);
         // reserved the way the restore reserves it (the shared feed: under the pool whose entries contain it)
-        AllocatorFeed.records(List.of(slb), cache.pools()).records().forEach(st.book()::claim);
+        // an unparsable VIP keeps the address its Service still shows in status.loadBalancer.ingress
+        AllocatorFeed.records(List.of(slb), cache.pools(), owner -> ingressOf(svc)).records()
+                .forEach(r -> st.book().claim(r, this::claimantOlder));
         if (warnOnce(term, key, svc, PlannedEvent.warning(JuneauConstants.EVENT_MALFORMED_STATUS,
                 "ServiceLoadBalancer " + key + ": " + m.message()))) {
             metrics.malformedStatus();
@@ -389,6 +425,17 @@ public final class ServiceReconciler {
             return null;
         }
         return s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    /** The IPs of {@code status.loadBalancer.ingress} of the Service (none when it has no status). */
+    static List<String> ingressOf(Service svc) {
+        if (svc == null || svc.getStatus() == null || svc.getStatus().getLoadBalancer() == null
+                || svc.getStatus().getLoadBalancer().getIngress() == null) {
+            return List.of();
+        }
+        return svc.getStatus().getLoadBalancer().getIngress().stream().filter(java.util.Objects::nonNull)
+                .map(io.fabric8.kubernetes.api.model.LoadBalancerIngress::getIp).filter(java.util.Objects::nonNull)
+                .toList();
     }
 
     private static String createdAt(Service svc) {

@@ -188,6 +188,19 @@ public final class MockCluster implements AutoCloseable {
         return c;
     }
 
+    /**
+     * A controller whose client reaches the API server another way (through a {@link FreezingRelay}, say): a
+     * controller client with this user agent, its requests told apart in {@link TestDispatcher#requests}.
+     */
+    public JuneauController startControllerVia(ControllerOptions options, String masterUrl, String userAgent) {
+        KubernetesClient client = server.client(Identities.CONTROLLER_TOKEN, b -> b.withMasterUrl(masterUrl)
+                .withUserAgent(userAgent).withRequestRetryBackoffLimit(0));
+        controllerClients.add(client);
+        JuneauController c = JuneauController.start(client, options);
+        controllers.add(c);
+        return c;
+    }
+
     /** A controller whose HTTP client runs this interceptor (e.g. {@link HeldReplies}). */
     public JuneauController startController(ControllerOptions options, Interceptor interceptor) {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(server.url())
