@@ -282,6 +282,14 @@ public final class LocalApiServer implements AutoCloseable {
 
     /** Writes a kubeconfig for kubectl (admin identity), readable by the owner only. */
     public Path writeKubeconfig(Path file) throws IOException {
+        return writeKubeconfig(file, "juneau-admin", Identities.ADMIN_TOKEN);
+    }
+
+    /**
+     * Writes a kubeconfig for one identity ({@code token} of {@link Identities}), readable by the owner only: a
+     * controller or agent started with it acts as that component's service account does in a cluster.
+     */
+    public Path writeKubeconfig(Path file, String user, String token) throws IOException {
         String yaml = String.join("\n",
                 "apiVersion: v1",
                 "kind: Config",
@@ -291,14 +299,14 @@ public final class LocalApiServer implements AutoCloseable {
                 "    server: " + url(),
                 "    certificate-authority-data: " + caData(),
                 "users:",
-                "- name: juneau-admin",
+                "- name: " + user,
                 "  user:",
-                "    token: " + Identities.ADMIN_TOKEN,
+                "    token: " + token,
                 "contexts:",
                 "- name: juneau-local",
                 "  context:",
                 "    cluster: juneau-local",
-                "    user: juneau-admin",
+                "    user: " + user,
                 "    namespace: default",
                 "current-context: juneau-local",
                 "");

@@ -65,6 +65,10 @@ public final class ControllerCommand implements Callable<Integer> {
                     + " --renew-deadline (default: ${DEFAULT-VALUE})")
     String retryPeriod;
 
+    @Option(names = "--arp-without-agents", description = "elect nodes without a juneau-agent Lease to answer ARP;"
+            + " only where no agent runs by design (a local stack): in a cluster nobody would answer for such a node")
+    boolean arpWithoutAgents;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -89,7 +93,7 @@ public final class ControllerCommand implements Callable<Integer> {
         try {
             options = ControllerOptions.defaults(identity != null ? identity : defaultIdentity())
                     .withNamespace(namespace).withLeaseName(leaseName).withMetricsPort(metricsPort)
-                    .withWorkers(workers).withLease(timing);
+                    .withWorkers(workers).withLease(timing).withArpWithoutAgents(arpWithoutAgents);
         } catch (IllegalArgumentException e) {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;

@@ -49,14 +49,22 @@ final class UpdatingLeaseLock extends LeaseLock {
         this.identity = identity;
     }
 
-    /** Runs the call with a request timeout of the time left in the term, when there is a term. */
-    private <T> T bounded(KubernetesClient client, Function<KubernetesClient, T> call) {
+    /**
+     * Runs the call with a request timeout of the time left in the term, when there is an active one. A renewal
+     * for a term that has run out is refused (the term never comes back; the replica campaigns again); a read or a
+     * release (naming nobody: it only speeds a standby up, and the Lease's resourceVersion keeps it from undoing
+     * anyone's take-over) runs with the client's own timeout.
+     */
+    private <T> T bounded(KubernetesClient client, Function<KubernetesClient, T> call, boolean renewal) {
         Duration left = budget.get();
         if (left == null) {
             return call.apply(client);
         }
         if (left.isZero() || left.isNegative()) {
-            throw new KubernetesClientException("the leadership term has expired; no more Lease writes in it");
+            if (renewal) {
+                throw new KubernetesClientException("the leadership term has run out; it is not renewed");
+            }
+            return call.apply(client);
         }
         return BoundedCalls.within(client, left, call);
     }
@@ -65,7 +73,7 @@ final class UpdatingLeaseLock extends LeaseLock {
     public synchronized LeaderElectionRecord get(KubernetesClient client) {
         readStartedAt = nanos.getAsLong();
         try {
-            last = bounded(client, c -> c.leases().inNamespace(namespace).withName(name).get());
+            last = bounded(client, c -> c.leases().inNamespace(namespace).withName(name).get(), false);
         } catch (KubernetesClientException e) {
             // no HTTP status: the request never got an answer; 5xx: the server cannot serve it now
             if (e.getCode() <= 0 || e.getCode() >= 500) {
@@ -81,7 +89,8 @@ final class UpdatingLeaseLock extends LeaseLock {
 
     @Override
     public synchronized void create(KubernetesClient client, LeaderElectionRecord record) {
-        last = bounded(client, c -> c.resource(toResource(record, getObjectMeta(null))).create());
+        last = bounded(client, c -> c.resource(toResource(record, getObjectMeta(null))).create(),
+                identity.equals(record.getHolderIdentity()));
         wrote(record);
     }
 
@@ -89,7 +98,8 @@ final class UpdatingLeaseLock extends LeaseLock {
     public synchronized void update(KubernetesClient client, LeaderElectionRecord record) {
         Objects.requireNonNull(last, "get or create must be called first");
         String version = last.getMetadata().getResourceVersion();
-        last = bounded(client, c -> c.resource(toResource(record, getObjectMeta(version))).update());
+        last = bounded(client, c -> c.resource(toResource(record, getObjectMeta(version))).update(),
+                identity.equals(record.getHolderIdentity()));
         wrote(record);
     }
 

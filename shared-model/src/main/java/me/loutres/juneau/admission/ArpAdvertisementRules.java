@@ -36,12 +36,12 @@ final class ArpAdvertisementRules implements KindRules {
             ARPAdvertisement old = KubeObjects.read(review.oldObject(), ARPAdvertisement.class, JuneauConstants.KIND_ARP_ADVERTISEMENT);
             ARPAdvertisementSpec o = old.getSpec() == null ? new ARPAdvertisementSpec() : old.getSpec();
             if (!Objects.equals(o.getExternalNetwork(), spec.getExternalNetwork())) {
-                verdict.problem("spec.externalNetwork: cannot change from " + Texts.quote(o.getExternalNetwork()) + " to "
-                        + Texts.quote(spec.getExternalNetwork()) + "; it is immutable (only spec.nodeName may change)");
+                verdict.problem("spec.externalNetwork: " + Texts.change(o.getExternalNetwork(), spec.getExternalNetwork())
+                        + "; it is immutable (only spec.nodeName may change)");
             }
             if (!Objects.equals(o.getAddress(), spec.getAddress())) {
-                verdict.problem("spec.address: cannot change from " + Texts.quote(o.getAddress()) + " to "
-                        + Texts.quote(spec.getAddress()) + "; it is immutable (only spec.nodeName may change)");
+                verdict.problem("spec.address: " + Texts.change(o.getAddress(), spec.getAddress())
+                        + "; it is immutable (only spec.nodeName may change)");
             }
         }
         Long address = null;

@@ -284,15 +284,15 @@ final class ServiceRules implements KindRules {
         String oldNet = annotation(old, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         String newNet = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         if (!Objects.equals(oldNet, newNet)) {
-            verdict.problem(Texts.NETWORK_FIELD + ": cannot change from " + Texts.quote(oldNet) + " to " + Texts.quote(newNet)
-                    + "; " + fixed + " to use another ExternalNetwork");
+            verdict.problem(Texts.NETWORK_FIELD + ": " + Texts.change(oldNet, newNet) + "; " + fixed
+                    + " to use another ExternalNetwork");
         }
         String oldIp = requestedIp(old);
         String newIp = requestedIp(service);
         // removing the annotation keeps the VIP, so only a different address is a change of the VIP
         if (!Objects.equals(oldIp, newIp) && newIp != null && !newIp.equals(vip)) {
-            verdict.problem(Texts.REQUESTED_IP_FIELD + ": cannot change from " + Texts.quote(oldIp) + " to "
-                    + Texts.quote(newIp) + "; accepted: " + Texts.quote(vip) + " or no annotation; " + fixed
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Texts.change(oldIp, newIp) + "; accepted: " + Texts.quote(vip)
+                    + " or no annotation; " + fixed
                     + " to get another address");
         }
     }

@@ -37,7 +37,9 @@ import me.loutres.juneau.ip.PoolEntry;
  * <p>Held addresses: {@link #restore} accepts every record, also for pools not known yet or already removed, so
  * the address can never be handed out twice; when such a pool appears its free intervals leave the address out.
  *
- * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges;
+ * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges (an
+ * address held in the overlap of two pools counts for the pool its record names, and as held-by-another-pool in
+ * the other);
  * {@code total} = usable addresses minus the excluded node addresses (arp pools only) that nobody holds, i.e. the
  * addresses a Service can hold; {@code free} = {@code total - allocated} = what {@link #allocate} can still hand
  * out. An excluded address that a Service already held (restored before the node took it) stays held and counts
@@ -146,7 +148,7 @@ public final class Allocator {
                 }
             }
         }
-        return new AllocationResult.Exhausted(order.stream().map(PoolState::usage).toList());
+        return new AllocationResult.Exhausted(order.stream().map(this::usageOf).toList());
     }
 
     private AllocationResult allocateRequested(String owner, List<PoolState> order, long address) {
@@ -262,7 +264,7 @@ public final class Allocator {
     /** Counts of a known pool; an unknown pool has none. */
     public synchronized PoolUsage usage(String pool) {
         PoolState p = pools.get(pool);
-        return p == null ? new PoolUsage(pool, 0, 0) : p.usage();
+        return p == null ? new PoolUsage(pool, 0, 0) : usageOf(p);
     }
 
     /** Every held address, sorted by owner, for equality checks. */
@@ -298,6 +300,36 @@ public final class Allocator {
             }
         }
         return out;
+    }
+
+    /**
+     * The counts of a pool. Pools whose ranges overlap (stored around admission) both block an address held in the
+     * overlap; it is allocated in the pool the record names and held-by-another-pool in the other, so neither pool
+     * reports the other's allocations as its own. Only a pool that overlaps another pays for the walk over its held
+     * addresses.
+     */
+    private PoolUsage usageOf(PoolState p) {
+        boolean overlapping = false;
+        for (PoolState q : pools.values()) {
+            if (q != p && p.overlaps(q)) {
+                overlapping = true;
+                break;
+            }
+        }
+        if (!overlapping) {
+            return p.usage(0);
+        }
+        long elsewhere = 0;
+        for (Piece piece : p.pieces.values()) {
+            for (Map.Entry<Long, String> h : holderByAddress.subMap(piece.first, true, piece.last, true).entrySet()) {
+                AllocationRecord r = byOwner.get(h.getValue());
+                PoolState home = r == null ? null : pools.get(r.pool());
+                if (home != null && home != p && home.pieceOf(h.getKey()) != null) {
+                    elsewhere++;
+                }
+            }
+        }
+        return p.usage(elsewhere);
     }
 
     private void hold(AllocationRecord r) {
@@ -420,8 +452,18 @@ public final class Allocator {
             return e != null && e.getValue().last >= address ? e.getValue() : null;
         }
 
-        PoolUsage usage() {
-            return new PoolUsage(name, usable - excludedFree, held);
+        PoolUsage usage(long heldElsewhere) {
+            return new PoolUsage(name, usable - excludedFree, held - heldElsewhere, heldElsewhere);
+        }
+
+        boolean overlaps(PoolState other) {
+            for (Piece piece : pieces.values()) {
+                Map.Entry<Long, Piece> e = other.pieces.floorEntry(piece.last);
+                if (e != null && e.getValue().last >= piece.first) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 

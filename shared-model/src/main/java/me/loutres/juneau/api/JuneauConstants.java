@@ -57,6 +57,8 @@ public final class JuneauConstants {
     public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
     public static final String CONDITION_ANNOUNCED = "Announced";
     public static final String REASON_ANNOUNCED = "Announced";
+    /** ServiceLoadBalancer condition Announced=False: no agent reports the VIP on the wire (docs/phases-and-conditions.md). */
+    public static final String REASON_NOT_ANNOUNCED = "NotAnnounced";
     public static final String REASON_INTERFACE_NOT_FOUND = "InterfaceNotFound";
     public static final String REASON_SOCKET_ERROR = "SocketError";
     public static final String REASON_NOT_OWNER = "NotOwner";

@@ -4,8 +4,11 @@ import io.fabric8.kubernetes.api.model.Node;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
@@ -65,4 +68,22 @@ public interface ClusterView {
 
     /** The kinds whose names a denial lists. */
     enum NamedKind { ADDRESS_POOL, EXTERNAL_NETWORK, NODE }
+    Optional<BGPPeer> bgpPeer(String name);
+
+    /** The BGPPeers whose {@code spec.peerAddress} is exactly this text (an index, not a walk of every peer). */
+    Collection<BGPPeer> bgpPeersWithAddress(String peerAddress);
+
+    /** The BGPPeers whose {@code spec.bfdProfile} names this BFDProfile. */
+    Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile);
+
+    Optional<BFDProfile> bfdProfile(String name);
+
+    /** The ExternalNetworks whose {@code spec.bgp.peers} lists this BGPPeer by name. */
+    Collection<ExternalNetwork> externalNetworksNamingPeer(String peer);
+
+    /**
+     * The data keys of the Secret {@code name} in juneau-system, empty when there is no such Secret. Only names and
+     * keys are kept, never a value, and no other namespace is read (docs/admission.md, BGPPeer).
+     */
+    Optional<Set<String>> systemSecretKeys(String name);
 }

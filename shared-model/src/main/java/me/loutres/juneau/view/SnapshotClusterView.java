@@ -2,6 +2,7 @@ package me.loutres.juneau.view;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,9 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
@@ -44,6 +49,14 @@ public final class SnapshotClusterView implements ClusterView {
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
+    private final Map<String, BGPPeer> peers = new LinkedHashMap<>();
+    private final Map<String, BFDProfile> bfdProfiles = new LinkedHashMap<>();
+    private final Map<String, Set<String>> systemSecretKeys = new LinkedHashMap<>();
+    private final KeyIndex<BGPPeer> peersByAddress = new KeyIndex<>(p -> p.getSpec() == null
+            || p.getSpec().getPeerAddress() == null ? List.of() : List.of(p.getSpec().getPeerAddress()));
+    private final KeyIndex<BGPPeer> peersByBfdProfile = new KeyIndex<>(p -> p.getSpec() == null
+            || p.getSpec().getBfdProfile() == null ? List.of() : List.of(p.getSpec().getBfdProfile()));
+    private final KeyIndex<ExternalNetwork> networksByPeer = new KeyIndex<>(BgpNames::peersOf);
 
     /**
      * @throws UnreadableObjectException when a generic object of one of our kinds does not fit its type
@@ -80,6 +93,9 @@ public final class SnapshotClusterView implements ClusterView {
      */
     public SnapshotClusterView add(HasMetadata object) {
         HasMetadata o = KubeObjects.typed(object);
+        if (o instanceof Secret secret) {
+            o = Secrets.keysOnly(secret); // a view never holds a Secret's values
+        }
         String key = key(o);
         objects.put(key, o);
         String name = o.getMetadata() == null ? null : o.getMetadata().getName();
@@ -90,6 +106,7 @@ public final class SnapshotClusterView implements ClusterView {
         } else if (o instanceof ExternalNetwork n) {
             networks.put(name, n);
             networkByPool.put(indexKey, n);
+            networksByPeer.put(indexKey, n);
         } else if (o instanceof ServiceLoadBalancer s) {
             slbs.put(s.getMetadata().getNamespace() + "/" + name, s);
             slbByVip.put(indexKey, s);
@@ -103,6 +120,15 @@ public final class SnapshotClusterView implements ClusterView {
             learnt.replace("Node/" + indexKey, ViewKeys.podCidrs(n));
         } else if (o instanceof ServiceCIDR c) {
             learnt.replace("ServiceCIDR/" + indexKey, ViewKeys.serviceCidrs(c));
+        } else if (o instanceof BGPPeer p) {
+            peers.put(name, p);
+            peersByAddress.put(indexKey, p);
+            peersByBfdProfile.put(indexKey, p);
+        } else if (o instanceof BFDProfile b) {
+            bfdProfiles.put(name, b);
+        } else if (o instanceof Secret secret
+                && JuneauConstants.SYSTEM_NAMESPACE.equals(secret.getMetadata().getNamespace())) {
+            systemSecretKeys.put(name, Collections.unmodifiableSet(new TreeSet<>(Secrets.keys(secret))));
         }
         return this;
     }
@@ -211,6 +237,36 @@ public final class SnapshotClusterView implements ClusterView {
             case NODE -> nodes.keySet();
         };
         return names.stream().sorted().toList();
+    }
+
+    @Override
+    public Optional<BGPPeer> bgpPeer(String name) {
+        return Optional.ofNullable(peers.get(name));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+        return peersByAddress.get(peerAddress);
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+        return peersByBfdProfile.get(profile);
+    }
+
+    @Override
+    public Optional<BFDProfile> bfdProfile(String name) {
+        return Optional.ofNullable(bfdProfiles.get(name));
+    }
+
+    @Override
+    public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+        return networksByPeer.get(peer);
+    }
+
+    @Override
+    public Optional<Set<String>> systemSecretKeys(String name) {
+        return Optional.ofNullable(systemSecretKeys.get(name));
     }
 
     /** Objects by the keys {@code keys} gives each (exact match), in the order they were added. */

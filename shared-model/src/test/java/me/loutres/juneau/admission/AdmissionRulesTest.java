@@ -149,7 +149,7 @@ class AdmissionRulesTest {
                 NET + "cannot change from \"public\" to \"l2\"; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to use another ExternalNetwork");
         deny("2.1.8 deny requesting another address once the VIP is allocated", SVC,
                 () -> update(svc("web").yaml(), svc("web").ip("192.0.2.10").yaml()),
-                IP + "cannot change from null to \"192.0.2.10\"; accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
+                IP + "cannot be set to \"192.0.2.10\" (it was absent); accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
         allow("2.1.8 allow pinning the allocated VIP", SVC, () -> update(svc("web").yaml(), svc("web").ip("192.0.2.1").yaml()));
         allow("2.1.8 allow removing the requested IP (the VIP stays)", SVC,
                 () -> update(svc("web").ip("192.0.2.1").yaml(), svc("web").yaml()));
@@ -214,7 +214,9 @@ class AdmissionRulesTest {
                 .object(web.replace("vip: 192.0.2.1", "vip: 192.0.2.9")), webDenied);
         allow("2.2 allow status UPDATE by the controller", SLBS, () -> Requests.slb("UPDATE").subResource("status")
                 .oldObject(web).object(web.replace("phase: Ready", "phase: Degraded")).user(CTL));
-        deny("2.2 deny DELETE by a user", SLBS, () -> Requests.slb("DELETE").oldObject(web), webDenied);
+        deny("2.2 deny DELETE by a user, saying how to get there", SLBS, () -> Requests.slb("DELETE").oldObject(web),
+                "ServiceLoadBalancer default/web is managed by Juneau; to remove it, delete Service default/web or change"
+                        + " its type from LoadBalancer, and the controller deletes it (request by \"alice\")");
         allow("2.2 allow DELETE by the garbage collector", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(GC));
         allow("2.2 allow DELETE by the namespace controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(NSC));
         allow("2.2 allow DELETE by the controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(CTL));
@@ -237,8 +239,25 @@ class AdmissionRulesTest {
         deny("2.2 deny the garbage collector writing status", SLBS, () -> Requests.slb("UPDATE").subResource("status").oldObject(web)
                 .object(webOrphaned).user(GC), webDenied.replace("\"alice\"", "\"" + GC + "\""));
         deny("2.2 deny UPDATE by the garbage collector", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
-                .object(web.replace("generation: 1", "generation: 1\n  labels: {a: b}")).user(GC),
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {juneau.loutres.me/node: node-b}")).user(GC),
                 webDenied.replace("\"alice\"", "\"" + GC + "\""));
+        // users may label and annotate the derived objects, as long as they leave Juneau's own keys alone
+        allow("2.2 allow a user's labels and annotations on a ServiceLoadBalancer", SLBS, () -> Requests.slb("UPDATE")
+                .oldObject(web).object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}\n"
+                        + "  annotations: {backup.example.com/skip: \"true\"}").replace("resourceVersion: \"300\"",
+                        "resourceVersion: \"301\"")));
+        deny("2.2 deny a user's label in Juneau's own group", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {juneau.loutres.me/service-name: other}")),
+                webDenied);
+        deny("2.2 deny a user's annotation under a juneau.loutres.me subdomain", SLBS, () -> Requests.slb("UPDATE")
+                .oldObject(web).object(web.replace("generation: 1",
+                        "generation: 1\n  annotations: {serviceloadbalancer.juneau.loutres.me/x: y}")), webDenied);
+        deny("2.2 deny a user's label together with a spec change", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}")
+                        .replace("externalNetwork: public", "externalNetwork: l2")), webDenied);
+        deny("2.2 deny a user's label change on the status subresource", SLBS, () -> Requests.slb("UPDATE")
+                .subResource("status").oldObject(web).object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}")),
+                webDenied);
         String webGone = web.replace("  resourceVersion: \"300\"\n", "  resourceVersion: \"300\"\n  deletionTimestamp: \"2026-11-29T11:00:00Z\"\n");
         allow("2.2 allow finalizer-only removal by anyone", SLBS, () -> Requests.slb("UPDATE").oldObject(webGone)
                 .object(webGone.replace("  finalizers: [" + JuneauConstants.FINALIZER + "]\n", "")
@@ -251,6 +270,12 @@ class AdmissionRulesTest {
                 .object(l2arp.replace("nodeName: node-a", "nodeName: node-b")),
                 "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
         deny("2.2 deny ARPAdvertisement DELETE by a user", ARPS, () -> Requests.arp("DELETE").oldObject(l2arp),
+                "ARPAdvertisement slb-default-l2web is managed by Juneau; to remove it, delete Service default/l2web or"
+                        + " change its type from LoadBalancer, and the controller deletes it (request by \"alice\")");
+        allow("2.2 allow a user's annotation on an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
+                .object(l2arp.replace("  labels:\n", "  annotations: {note: rack-3}\n  labels:\n")));
+        deny("2.2 deny a user's change of the node label of an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE")
+                .oldObject(l2arp).object(l2arp.replace("  labels:\n", "  labels:\n    " + JuneauConstants.LABEL_NODE + ": node-b\n")),
                 "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
         allow("2.2 allow ARPAdvertisement DELETE by the garbage collector", ARPS, () -> Requests.arp("DELETE").oldObject(l2arp).user(GC));
         allow("2.2 allow ARPAdvertisement nodeName UPDATE by the controller", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
@@ -391,7 +416,7 @@ class AdmissionRulesTest {
         deny("envelope: no object on CREATE", NETS, () -> Requests.network("CREATE"),
                 "the request has no object to review (operation \"CREATE\")");
         deny("envelope: unknown path", "/validate/pods", () -> create(svc("a").yaml()),
-                "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements");
+                "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements, /validate/bgppeers, /validate/bfdprofiles, /validate/bgpsessions");
         allow("envelope: CONNECT is not reviewed", SVC, () -> Requests.service("CONNECT").object(svc("a").policy("Cluster").yaml()));
 
         // SPEC §2.6: JSON null is an absent field; a null list entry or a missing metadata is a denial naming the field

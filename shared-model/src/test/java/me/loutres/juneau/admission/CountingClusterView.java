@@ -5,10 +5,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
@@ -127,5 +130,35 @@ final class CountingClusterView implements ClusterView {
     @Override
     public List<String> names(NamedKind kind) {
         return count("names", inner.names(kind));
+    }
+
+    @Override
+    public Optional<BGPPeer> bgpPeer(String name) {
+        return count("bgpPeer", inner.bgpPeer(name));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+        return count("bgpPeersWithAddress", inner.bgpPeersWithAddress(peerAddress));
+    }
+
+    @Override
+    public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+        return count("bgpPeersNamingBfdProfile", inner.bgpPeersNamingBfdProfile(profile));
+    }
+
+    @Override
+    public Optional<BFDProfile> bfdProfile(String name) {
+        return count("bfdProfile", inner.bfdProfile(name));
+    }
+
+    @Override
+    public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+        return count("externalNetworksNamingPeer", inner.externalNetworksNamingPeer(peer));
+    }
+
+    @Override
+    public Optional<Set<String>> systemSecretKeys(String name) {
+        return count("systemSecretKeys", inner.systemSecretKeys(name));
     }
 }

@@ -3,9 +3,13 @@ package me.loutres.juneau.cli.validate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.TreeMap;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.selection.NodeEligibility;
 import java.util.Map;
 import java.util.Set;
 import java.util.OptionalLong;
@@ -60,8 +64,9 @@ final class VipSimulation {
         String owner = service.getMetadata().getNamespace() + "/" + service.getMetadata().getName();
         AllocationResult result = allocator.allocate(owner, order, ip);
         if (result instanceof AllocationResult.Allocated a) {
-            return new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
-                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool()));
+            return withNodes(new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
+                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool())),
+                    network, view);
         }
         if (result instanceof AllocationResult.Exhausted e) {
             return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_POOL_EXHAUSTED,
@@ -74,6 +79,35 @@ final class VipSimulation {
         AllocationResult.RequestedOutsidePools o = (AllocationResult.RequestedOutsidePools) result;
         return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, JuneauConstants.REASON_INVALID_CONFIG,
                 null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
+    }
+
+    /**
+     * Which Nodes of the cluster state may advertise the network's VIPs, by the controller's own rule
+     * ({@link NodeEligibility}: the network's nodeSelector, Kubernetes' exclusion label); the ones with a ready
+     * backend will (validate sees no EndpointSlices).
+     */
+    static Outcome.VipForecast withNodes(Outcome.VipForecast f, String network, ClusterView view) {
+        Map<String, Map<String, String>> labels = new TreeMap<>();
+        for (Node n : view.nodes()) {
+            if (n != null && n.getMetadata() != null && n.getMetadata().getName() != null) {
+                labels.put(n.getMetadata().getName(), n.getMetadata().getLabels() == null ? Map.of()
+                        : n.getMetadata().getLabels());
+            }
+        }
+        ExternalNetwork net = view.externalNetwork(network).orElse(null);
+        NodeEligibility rule = NodeEligibility.of(network, net == null || net.getSpec() == null ? null
+                : net.getSpec().getNodeSelector(), labels);
+        List<String> may = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        for (String node : labels.keySet()) {
+            String why = rule.whyNot(node);
+            if (why == null) {
+                may.add(node);
+            } else {
+                out.add(node + ": " + why);
+            }
+        }
+        return f.withNodes(may, out);
     }
 
     /**

@@ -26,6 +26,8 @@ import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterStateFiles;
@@ -152,6 +154,36 @@ class SameVerdictIT {
         public java.util.List<String> names(NamedKind kind) {
             return delegate.names(kind);
         }
+
+        @Override
+        public Optional<BGPPeer> bgpPeer(String name) {
+            return delegate.bgpPeer(name);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+            return delegate.bgpPeersWithAddress(peerAddress);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+            return delegate.bgpPeersNamingBfdProfile(profile);
+        }
+
+        @Override
+        public Optional<BFDProfile> bfdProfile(String name) {
+            return delegate.bfdProfile(name);
+        }
+
+        @Override
+        public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+            return delegate.externalNetworksNamingPeer(peer);
+        }
+
+        @Override
+        public Optional<java.util.Set<String>> systemSecretKeys(String name) {
+            return delegate.systemSecretKeys(name);
+        }
     }
 
     @BeforeAll
@@ -195,7 +227,8 @@ class SameVerdictIT {
         List<String> controllers = option(args, "--controller-username");
         AdmissionSettings settings = new AdmissionSettings(controllers.isEmpty() ? null : Set.copyOf(controllers),
                 option(args, "--reserved-cidr"));
-        List<ManifestObject> objects = ManifestReader.read(List.of(ValidateGoldenTest.CASES.resolve(fixture)));
+        List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
+                .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
         SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
         int port = port(settings);
 

@@ -173,9 +173,11 @@ public final class MockCluster implements AutoCloseable {
                 .withRequestRetryBackoffLimit(0));
     }
 
+    /** Fast Leases; no agent runs in these tests, so nodes without an agent Lease may answer ARP. */
     public static ControllerOptions fastOptions(String identity) {
         return ControllerOptions.defaults(identity).withNamespace("juneau-system").withMetricsPort(-1).withWorkers(2)
-                .withLease(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200));
+                .withLease(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200))
+                .withArpWithoutAgents(true);
     }
 
     public JuneauController startController(String identity) {
