@@ -111,6 +111,34 @@ class DockerfilesTest {
     }
 
     /** Pod specs that run a part's image: by component label. */
+    /**
+     * The webhook's heap is sized for its container (a percentage of the memory limit the Deployment sets) and
+     * {@code bin/juneau webhook} runs with the same heap, so what was measured with one holds for the other
+     * (BENCHMARKS.md, admission review cost by cluster size).
+     */
+    @Test
+    void theWebhookHeapFollowsItsContainerLimitAndBinJuneauUsesTheSameHeap() throws IOException {
+        String entrypoint = dockerfile("webhook").lines().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(entrypoint);
+        assertThat(percent.find()).as("the image sizes its heap from the container limit").isTrue();
+        assertThat(entrypoint).contains("-XX:+UseSerialGC");
+        for (Install i : Install.both()) {
+            for (JsonNode pod : pods(i, "webhook")) {
+                JsonNode resources = pod.path("containers").get(0).path("resources");
+                String limit = resources.path("limits").path("memory").asText();
+                String request = resources.path("requests").path("memory").asText();
+                assertThat(limit).as("memory limit in %s", i).matches("\\d+Mi");
+                assertThat(request).as("memory request in %s", i).matches("\\d+Mi");
+                int limitMi = Integer.parseInt(limit.replace("Mi", ""));
+                assertThat(Integer.parseInt(request.replace("Mi", ""))).isLessThanOrEqualTo(limitMi);
+                long heapMi = limitMi * Long.parseLong(percent.group(1)) / 100;
+                Matcher xmx = Pattern.compile("-Xmx(\\d+)m").matcher(Files.readString(ROOT.resolve("bin/juneau")));
+                assertThat(xmx.find()).as("bin/juneau webhook has an explicit heap").isTrue();
+                assertThat(Long.parseLong(xmx.group(1))).as("bin/juneau's heap against the image's in %s", i).isEqualTo(heapMi);
+            }
+        }
+    }
+
     static List<JsonNode> pods(Install install, String part) {
         return install.objects().stream().filter(o -> part.equals(o.path("metadata").path("labels").path("app.kubernetes.io/component").asText()))
                 .map(o -> switch (o.path("kind").asText()) {

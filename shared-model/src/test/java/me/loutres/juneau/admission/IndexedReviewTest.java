@@ -35,4 +35,22 @@ class IndexedReviewTest {
             assertThat(view.calls("names")).as("names() during an allowed review").isZero();
         }
     }
+
+    static Stream<BgpAdmissionRulesTest.Case> bgpCases() {
+        return BgpAdmissionRulesTest.cases().map(a -> (BgpAdmissionRulesTest.Case) a.get()[0]);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bgpCases")
+    void noBgpRuleWalksAWholeKind(BgpAdmissionRulesTest.Case c) {
+        CountingClusterView view = new CountingClusterView(BgpAdmissionRulesTest.cluster());
+        AdmissionRequest request = c.request().get().build();
+
+        AdmissionResponse response = BgpAdmissionRulesTest.ENGINE.review(c.path(), request, view);
+
+        assertThat(response.getAllowed()).as("allowed").isEqualTo(c.allowed());
+        for (String method : CountingClusterView.WHOLE_KIND) {
+            assertThat(view.calls(method)).as(method + "() during the review").isZero();
+        }
+    }
 }

@@ -124,6 +124,40 @@ class ClusterStateFilesTest {
     }
 
     @Test
+    void theClusterRangesOfAStateFileAreIndexedAndAnAddedObjectJoinsTheIndexes() throws IOException {
+        SnapshotClusterView view = ClusterStateFiles.load(write("ranges.yaml", """
+                apiVersion: v1
+                kind: List
+                items:
+                - apiVersion: networking.k8s.io/v1
+                  kind: ServiceCIDR
+                  metadata: {name: kubernetes}
+                  spec: {cidrs: [10.96.0.0/12, "fd00:10:96::/108"]}
+                - apiVersion: v1
+                  kind: Node
+                  metadata: {name: worker-1}
+                  spec: {podCIDR: 10.244.1.0/24, podCIDRs: [10.244.1.0/24]}
+                  status: {addresses: [{type: InternalIP, address: 192.0.2.21}]}
+                """));
+        me.loutres.juneau.ip.AddressRange wide = new me.loutres.juneau.ip.AddressRange(
+                me.loutres.juneau.ip.Ipv4.parse("10.0.0.0"), me.loutres.juneau.ip.Ipv4.parse("10.255.255.255"));
+
+        assertThat(view.learntRangesOverlapping(wide)).extracting(LearntRange::source)
+                .containsExactly("ServiceCIDR kubernetes 10.96.0.0/12", "Node worker-1 podCIDR 10.244.1.0/24");
+        assertThat(view.nodeInternalIpsIn(me.loutres.juneau.ip.AddressRange.single(
+                me.loutres.juneau.ip.Ipv4.parse("192.0.2.21")))).extracting(RangeIndex.Hit::value).containsExactly("worker-1");
+
+        AddressPool pool = new AddressPool();
+        pool.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("p").build());
+        pool.setSpec(new me.loutres.juneau.api.v1alpha1.AddressPoolSpec("bgp", java.util.List.of("10.50.0.0/24")));
+        view.add(pool);
+        assertThat(view.poolEntriesOverlapping(wide)).extracting(PoolEntryRef::poolName).containsExactly("p");
+        pool.setSpec(new me.loutres.juneau.api.v1alpha1.AddressPoolSpec("bgp", java.util.List.of("172.16.0.0/24")));
+        view.add(pool);
+        assertThat(view.poolEntriesOverlapping(wide)).as("a new version replaces the old entries").isEmpty();
+    }
+
+    @Test
     void genericObjectsOfOurKindsBecomeTyped() {
         GenericKubernetesResource generic = new GenericKubernetesResource();
         generic.setApiVersion("juneau.loutres.me/v1alpha1");
