@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,7 +31,12 @@ import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.agent.own.AdvertisementRead;
 import me.loutres.juneau.agent.own.Claim;
-import me.loutres.juneau.agent.own.Ownership;
+import me.loutres.juneau.agent.bgp.BgpDriver;
+import me.loutres.juneau.agent.bgp.SessionReport;
+import me.loutres.juneau.agent.kube.NodeSources;
+import me.loutres.juneau.agent.kube.SessionWriter;
+import me.loutres.juneau.agent.plan.NodePlan;
+import me.loutres.juneau.agent.plan.NodePlanner;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.ip.Ipv4;
@@ -78,6 +84,18 @@ public final class NodeAgent implements AutoCloseable {
     private final ControllerRuntime runtime;
     private final WorkQueue<String> queue;
     private final OpsServer ops;
+    private final NodeSources sources;
+    private final BgpDriver bgp;
+    private final SessionWriter sessions;
+    private List<String> lastPlanProblems = List.of();
+    /** BGP work runs on its own thread: BIRD and the BGPSession writes must never slow the ARP loop down. */
+    private final ScheduledExecutorService bgpThread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "juneau-agent-bgp");
+        t.setDaemon(true);
+        return t;
+    });
+    private final java.util.concurrent.atomic.AtomicReference<NodePlan> nextPlan =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final Map<Long, Instant> announcedAt = new HashMap<>();
     private final Map<String, Retry> statusRetries = new HashMap<>();
     private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
@@ -99,8 +117,8 @@ public final class NodeAgent implements AutoCloseable {
     private record Retry(long notBeforeNanos, int failures) {
     }
 
-    private NodeAgent(KubernetesClient client, AgentOptions options, PacketSocket sockets,
-            Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+    private NodeAgent(KubernetesClient client, AgentOptions options, BgpOptions bgpOptions, Clock clock,
+            PacketSocket sockets, Supplier<List<InterfaceInfo>> interfaces) throws IOException {
         this.client = client;
         this.options = options;
         this.interfaces = interfaces;
@@ -117,6 +135,10 @@ public final class NodeAgent implements AutoCloseable {
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api);
         this.informer = newInformer();
+        this.sources = new NodeSources(client, options.node(), options.namespace(), bgpOptions.routerId(), clock,
+                this::kick);
+        this.bgp = new BgpDriver(bgpOptions.settings(), metrics, clock);
+        this.sessions = new SessionWriter(client, options.node(), reporter, clock);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
         this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
                 .withBackoff(Duration.ofMillis(200), MAX_BACKOFF));
@@ -158,13 +180,20 @@ public final class NodeAgent implements AutoCloseable {
     /** Starts watching, answering and renewing; returns at once (the first list may still be under way). */
     public static NodeAgent start(KubernetesClient client, AgentOptions options, PacketSocket sockets,
             Supplier<List<InterfaceInfo>> interfaces) throws IOException {
-        NodeAgent agent = new NodeAgent(client, options, sockets, interfaces);
+        return start(client, options, BgpOptions.defaults(), Clock.systemUTC(), sockets, interfaces);
+    }
+
+    /** As above, with BIRD's settings and the clock given (docs/bgp.md). */
+    public static NodeAgent start(KubernetesClient client, AgentOptions options, BgpOptions bgpOptions, Clock clock,
+            PacketSocket sockets, Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+        NodeAgent agent = new NodeAgent(client, options, bgpOptions, clock, sockets, interfaces);
         LOG.info("node agent for node {} starting: Lease {}/{}, interfaces {}", options.node(), options.namespace(),
                 agent.lease.name(), options.interfaces().isEmpty() ? "chosen by prefix" : options.interfaces());
         agent.runtime.startWithoutLeaderElection();
         agent.queue.add(options.node());
         agent.lease.start();
         agent.informer.start();
+        agent.sources.start();
         return agent;
     }
 
@@ -340,8 +369,9 @@ public final class NodeAgent implements AutoCloseable {
             firstListDone = true;
             LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
         }
-        SortedMap<Long, Claim> owned = Ownership.of(options.node(), list);
-        SortedMap<String, String> invalid = Ownership.invalid(options.node(), list);
+        NodePlan plan = NodePlanner.plan(sources.view(list));
+        SortedMap<Long, Claim> owned = plan.arpOwned();
+        SortedMap<String, String> invalid = plan.arpInvalid();
         reportSkipped(invalid);
         List<InterfaceInfo> ifs = interfaces.get();
         Map<Long, Speaker.Binding> desired = new HashMap<>();
@@ -386,6 +416,46 @@ public final class NodeAgent implements AutoCloseable {
         logProblems(problems, owned);
         writeStatuses(list, owned, now, problems);
         writeInvalidStatuses(list, invalid);
+        if (sources.synced()) {
+            announce(plan);
+        }
+    }
+
+    /**
+     * Hands the BGP half of the plan to the BGP thread, which carries out the latest one (plans that arrive while it
+     * works are coalesced).
+     */
+    private void announce(NodePlan plan) {
+        if (nextPlan.getAndSet(plan) == null && !stopping) {
+            bgpThread.execute(this::announceLatest);
+        }
+    }
+
+    /** On the BGP thread: BIRD runs the plan, the BGPSessions say what BIRD reports (docs/bgp.md). */
+    private void announceLatest() {
+        NodePlan plan = nextPlan.getAndSet(null);
+        if (plan == null || stopping) {
+            return;
+        }
+        try {
+            if (sources.refreshSecrets()) {
+                kick(); // a password appeared or changed: plan again with it
+            }
+            if (!plan.problems().equals(lastPlanProblems)) {
+                List<String> before = lastPlanProblems;
+                plan.problems().stream().filter(p -> !before.contains(p)).forEach(p -> LOG.warn("BGP: {}", p));
+                lastPlanProblems = plan.problems();
+            }
+            List<SessionReport> reports = bgp.apply(plan);
+            sessions.write(plan.sessions(), reports);
+        } catch (RuntimeException e) {
+            LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
+        }
+    }
+
+    /** BIRD's pid, or -1 when none runs (tests). */
+    public long birdPid() {
+        return bgp.birdPid();
     }
 
     private static Map<String, String> versions(List<GenericKubernetesResource> list) {
@@ -533,15 +603,26 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** SIGTERM: stop answering first, then release the Lease so the controller moves the VIPs at once. */
+    /**
+     * SIGTERM: stop answering ARP and withdraw every BGP route first, then release the Lease so the controller moves
+     * the VIPs at once.
+     */
     @Override
     public void close() {
         stopping = true;
         runtime.close();
         speaker.close();
         LOG.info("stopped answering ARP (shutdown)");
+        bgpThread.shutdown();
+        try {
+            bgpThread.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        bgp.close(); // withdraws every route and waits for BIRD to send the withdrawals, then stops it
         lease.close();
         informer.stop();
+        sources.close();
         if (ops != null) {
             ops.close();
         }

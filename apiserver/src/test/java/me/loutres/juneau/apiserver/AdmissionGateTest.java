@@ -75,4 +75,30 @@ class AdmissionGateTest {
         gate.admit(operation, ARPS, null, null, "web", arp, operation.equals("CREATE") ? null : arp, as(token));
         assertThat(called).singleElement().asString().startsWith("/validate/arpadvertisements by ");
     }
+
+    @ParameterizedTest(name = "{0} {1} of {2} goes to {3}")
+    @CsvSource({
+            "CREATE, '',     bgpsessions, /validate/bgpsessions",
+            "UPDATE, status, bgpsessions, /validate/bgpsessions",
+            "DELETE, '',     bgpsessions, /validate/bgpsessions",
+            "CREATE, '',     bgppeers,    /validate/bgppeers",
+            "DELETE, '',     bgppeers,    /validate/bgppeers",
+            "UPDATE, '',     bfdprofiles, /validate/bfdprofiles",
+            "DELETE, '',     bfdprofiles, /validate/bfdprofiles",
+    })
+    void theBgpKindsAreReviewedOnTheirOwnPaths(String operation, String sub, String plural, String path)
+            throws Exception {
+        String kind = switch (plural) {
+            case "bgpsessions" -> "BGPSession";
+            case "bgppeers" -> "BGPPeer";
+            default -> "BFDProfile";
+        };
+        ResourceType type = new ResourceType("juneau.loutres.me", "v1alpha1", plural, plural.substring(0,
+                plural.length() - 1), kind, false, plural.equals("bgpsessions"), List.of(), ResourceType.ALL_VERBS,
+                true, null, List.of());
+        ObjectNode o = object(kind);
+        gate.admit(operation, type, sub.isEmpty() ? null : sub, null, "x", operation.equals("DELETE") ? null : o,
+                operation.equals("CREATE") ? null : o, as("juneau-local-admin"));
+        assertThat(called).singleElement().asString().startsWith(path + " by ");
+    }
 }

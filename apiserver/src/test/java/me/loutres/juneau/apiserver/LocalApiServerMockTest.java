@@ -111,7 +111,7 @@ class LocalApiServerMockTest {
         });
         assertThat(ours.getResources()).extracting(r -> r.getName())
                 .contains("addresspools", "addresspools/status", "externalnetworks", "serviceloadbalancers/status",
-                        "arpadvertisements");
+                        "arpadvertisements", "bgppeers", "bfdprofiles", "bgpsessions", "bgpsessions/status");
         assertThat(get("/apis/discovery.k8s.io/v1").path("resources").toString()).contains("endpointslices");
         assertThat(get("/apis/coordination.k8s.io/v1").path("resources").toString()).contains("leases");
         assertThat(get("/api/v1").path("resources").toString()).contains("\"services\"", "\"nodes\"");

@@ -16,6 +16,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
@@ -33,7 +36,7 @@ final class Crds {
             + "#   " + REFRESH_COMMAND + "\n";
 
     static final List<Class<? extends HasMetadata>> TYPES = List.of(AddressPool.class, ExternalNetwork.class,
-            ServiceLoadBalancer.class, ARPAdvertisement.class);
+            ServiceLoadBalancer.class, ARPAdvertisement.class, BGPPeer.class, BFDProfile.class, BGPSession.class);
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 

@@ -117,9 +117,11 @@ class WebhookConfigurationTest {
         assertThat(KustomizeRenderTest.texts(rule.path("apiVersions")))
                 .containsExactly(crd.path("spec").path("versions").get(0).path("name").asText());
         assertThat(rule.path("scope").asText()).isEqualTo(crd.path("spec").path("scope").asText());
-        // DELETE too: pools and networks in use cannot be deleted, and only the controller deletes SLBs/ARPAdvertisements
+        // DELETE too: pools, networks, peers and BFD profiles in use cannot be deleted, and only the controller deletes
+        // SLBs/ARPAdvertisements, only the agents (and the controller) BGPSessions
         assertThat(operations).containsExactlyInAnyOrder("CREATE", "UPDATE", "DELETE");
-        if (resource.equals(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS) || resource.equals(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS)) {
+        if (resource.equals(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS) || resource.equals(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS)
+                || resource.equals(JuneauConstants.PLURAL_BGP_SESSIONS)) {
             assertThat(resources).containsExactlyInAnyOrder(resource, resource + "/status");
         } else {
             assertThat(resources).containsExactly(resource);

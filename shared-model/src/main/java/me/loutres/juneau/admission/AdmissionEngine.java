@@ -40,6 +40,9 @@ public final class AdmissionEngine {
                 case EXTERNAL_NETWORKS -> new ExternalNetworkRules();
                 case SERVICE_LOAD_BALANCERS -> ControllerOnlyRules.serviceLoadBalancers(this.settings);
                 case ARP_ADVERTISEMENTS -> ControllerOnlyRules.arpAdvertisements(this.settings, new ArpAdvertisementRules());
+                case BGP_PEERS -> new BgpPeerRules();
+                case BFD_PROFILES -> new BfdProfileRules();
+                case BGP_SESSIONS -> new BgpSessionRules(this.settings);
             });
         }
     }

@@ -5,7 +5,7 @@ import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
 
 /**
- * The admission routing table (SPEC §2.7): the six endpoints, mutation of Services first because the API server runs
+ * The admission routing table (SPEC §2.7): the nine endpoints, mutation of Services first because the API server runs
  * mutating webhooks before validating ones. {@link AdmissionEngine} answers from it, the webhook serves its paths,
  * {@code juneau validate} and the local API server call its endpoints in this order, and the manifests test checks
  * the webhook configurations against it.
@@ -29,7 +29,15 @@ public final class AdmissionRoutes {
                     "Namespaced", Endpoint.Reach.NOT_BY_THE_CONTROLLER, Endpoint.Rules.SERVICE_LOAD_BALANCERS),
             // the controller's advertisements are reviewed too: their content rules can deny them (SPEC §3.8)
             custom(JuneauConstants.KIND_ARP_ADVERTISEMENT, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, true, "Cluster",
-                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.ARP_ADVERTISEMENTS));
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.ARP_ADVERTISEMENTS),
+            custom(JuneauConstants.KIND_BGP_PEER, JuneauConstants.PLURAL_BGP_PEERS, false, "Cluster",
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.BGP_PEERS),
+            custom(JuneauConstants.KIND_BFD_PROFILE, JuneauConstants.PLURAL_BFD_PROFILES, false, "Cluster",
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.BFD_PROFILES),
+            // the agents write status many times a minute; their writes are reviewed so that one node cannot
+            // speak for another (docs/admission.md, BGPSession)
+            custom(JuneauConstants.KIND_BGP_SESSION, JuneauConstants.PLURAL_BGP_SESSIONS, true, "Cluster",
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.BGP_SESSIONS));
 
     private AdmissionRoutes() {
     }

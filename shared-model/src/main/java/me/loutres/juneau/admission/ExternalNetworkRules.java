@@ -9,10 +9,12 @@ import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterView;
 
-/** SPEC §1.2 and §2.5: ExternalNetwork CREATE, UPDATE, DELETE. */
+/** ExternalNetwork CREATE, UPDATE, DELETE (docs/admission.md, ExternalNetwork). */
 final class ExternalNetworkRules extends ReferencedKindRules {
     static final int MAX_NAMED_REFERENCES = 5;
 
@@ -50,9 +52,12 @@ final class ExternalNetworkRules extends ReferencedKindRules {
                         + "VIPs may be allocated from it; accepted: every listed pool kept, new pools added");
             }
         }
+        bgpAndArp(verdict, net.getSpec(), type);
+        LabelSelectorRules.check(verdict, "spec.nodeSelector", net.getSpec().getNodeSelector());
         if (review.beingDeleted()) {
             return verdict;
         }
+        peersExist(verdict, net.getSpec(), old == null ? null : old.getSpec(), view);
         String name = Texts.name(net);
         for (int i = 0; i < pools.size(); i++) {
             String poolName = pools.get(i);
@@ -63,7 +68,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
             Optional<AddressPool> pool = view.addressPool(poolName);
             if (pool.isEmpty()) {
                 verdict.problem(field + "AddressPool " + Texts.quote(poolName) + " does not exist; existing: "
-                        + Texts.list(view.addressPools().stream().map(Texts::name).sorted().toList()));
+                        + Texts.list(view.names(ClusterView.NamedKind.ADDRESS_POOL)));
                 continue;
             }
             String mode = pool.get().getSpec() == null ? null : pool.get().getSpec().getAdvertiseMode();
@@ -72,10 +77,9 @@ final class ExternalNetworkRules extends ReferencedKindRules {
                         + ", but this ExternalNetwork has type " + type + "; accepted: AddressPools with advertiseMode " + type);
             }
             List<String> others = new ArrayList<>();
-            for (ExternalNetwork other : view.externalNetworks()) {
+            for (ExternalNetwork other : view.externalNetworksListingPool(poolName)) {
                 // a network being deleted still counts: its Services may still hold addresses of the pool
-                if (!Objects.equals(Texts.name(other), name) && other.getSpec() != null
-                        && other.getSpec().getAddressPools() != null && other.getSpec().getAddressPools().contains(poolName)) {
+                if (!Objects.equals(Texts.name(other), name)) {
                     others.add(Texts.quote(Texts.name(other)));
                 }
             }
@@ -88,11 +92,88 @@ final class ExternalNetworkRules extends ReferencedKindRules {
         return verdict;
     }
 
+    /** spec.bgp only on bgp networks, spec.arp only on arp ones, and their fields (docs/admission.md). */
+    private static void bgpAndArp(Verdict verdict, ExternalNetworkSpec spec, String type) {
+        ExternalNetworkBgp bgp = spec.getBgp();
+        if (bgp != null && JuneauConstants.MODE_ARP.equals(type)) {
+            verdict.problem("spec.bgp: set on an ExternalNetwork of type arp; accepted: spec.bgp only with type bgp"
+                    + " (spec.arp for arp networks)");
+        }
+        if (spec.getArp() != null && JuneauConstants.MODE_BGP.equals(type)) {
+            verdict.problem("spec.arp: set on an ExternalNetwork of type bgp; accepted: spec.arp only with type arp"
+                    + " (spec.bgp for bgp networks)");
+        }
+        if (bgp != null) {
+            List<String> peers = bgp.getPeers() == null ? List.of() : bgp.getPeers();
+            Map<String, Integer> first = new HashMap<>();
+            for (int i = 0; i < peers.size(); i++) {
+                Integer j = first.putIfAbsent(peers.get(i), i);
+                if (j != null) {
+                    verdict.problem("spec.bgp.peers[" + i + "]: " + Texts.quote(peers.get(i))
+                            + " is already listed at spec.bgp.peers[" + j + "]; list each BGPPeer once");
+                }
+            }
+            List<String> communities = bgp.getCommunities() == null ? List.of() : bgp.getCommunities();
+            for (int i = 0; i < communities.size(); i++) {
+                String why = Communities.problem(communities.get(i));
+                if (why != null) {
+                    verdict.problem("spec.bgp.communities[" + i + "]: " + Texts.quote(communities.get(i))
+                            + " is not a community (" + why + "); " + Communities.ACCEPTED);
+                }
+            }
+            Long pref = bgp.getLocalPref();
+            if (pref != null && (pref < 0 || pref > 4_294_967_295L)) {
+                verdict.problem("spec.bgp.localPref: " + pref + " is out of range; accepted: 0 to 4294967295");
+            }
+            Integer length = bgp.getAggregationLength();
+            if (length != null && (length < 24 || length > 32)) {
+                verdict.problem("spec.bgp.aggregationLength: " + length + " is out of range; accepted: 24 to 32"
+                        + " (default 32: the VIP's own /32)");
+            }
+        }
+        List<String> interfaces = spec.getArp() == null || spec.getArp().getInterfaces() == null ? List.of()
+                : spec.getArp().getInterfaces();
+        for (int i = 0; i < interfaces.size(); i++) {
+            if (!isInterfaceName(interfaces.get(i))) {
+                verdict.problem("spec.arp.interfaces[" + i + "]: " + Texts.quote(interfaces.get(i))
+                        + " is not an interface name; accepted: 1 to 15 characters without '/', ':' or whitespace,"
+                        + " not . or .., e.g. eth0");
+            }
+        }
+    }
+
+    /** As the Linux kernel accepts a network interface name (dev_valid_name). */
+    static boolean isInterfaceName(String s) {
+        if (s == null || s.isEmpty() || s.length() > 15 || s.equals(".") || s.equals("..")) {
+            return false;
+        }
+        return s.chars().noneMatch(c -> c == '/' || c == ':' || Character.isWhitespace(c) || c < 0x20);
+    }
+
+    /** Each BGPPeer newly listed in spec.bgp.peers exists (names kept from before are not judged again). */
+    private static void peersExist(Verdict verdict, ExternalNetworkSpec spec, ExternalNetworkSpec oldSpec,
+            ClusterView view) {
+        if (spec.getBgp() == null || spec.getBgp().getPeers() == null) {
+            return;
+        }
+        List<String> before = oldSpec == null || oldSpec.getBgp() == null || oldSpec.getBgp().getPeers() == null
+                ? List.of() : oldSpec.getBgp().getPeers();
+        List<String> peers = spec.getBgp().getPeers();
+        for (int i = 0; i < peers.size(); i++) {
+            String peer = peers.get(i);
+            if (peers.indexOf(peer) == i && !before.contains(peer) && view.bgpPeer(peer).isEmpty()) {
+                verdict.problem("spec.bgp.peers[" + i + "]: BGPPeer " + Texts.quote(peer) + " does not exist;"
+                        + " accepted: names of existing BGPPeers (kubectl get bgppeers), or no peers for every"
+                        + " BGPPeer");
+            }
+        }
+    }
+
     @Override
     Verdict reviewDelete(String name, ClusterView view) {
         List<String> refs = new ArrayList<>();
-        for (ServiceLoadBalancer slb : view.serviceLoadBalancers()) {
-            if (!Texts.beingDeleted(slb) && slb.getSpec() != null && name.equals(slb.getSpec().getExternalNetwork())) {
+        for (ServiceLoadBalancer slb : view.serviceLoadBalancersOfNetwork(name)) {
+            if (!Texts.beingDeleted(slb)) {
                 refs.add(slb.getMetadata().getNamespace() + "/" + Texts.name(slb));
             }
         }

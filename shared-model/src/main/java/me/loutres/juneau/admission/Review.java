@@ -16,9 +16,14 @@ import me.loutres.juneau.view.KubeReader;
  * @param name        the request's name (may be "" on CREATE with generateName)
  * @param object      the new object (null on DELETE)
  * @param oldObject   the existing object (UPDATE, DELETE), null otherwise
+ * @param nodeName    {@code userInfo.extra["authentication.kubernetes.io/node-name"]} (bound service-account tokens
+ *                    of a pod say which node it runs on), "" when absent
  */
 record Review(String operation, String username, String subResource, String namespace, String name,
-              JsonNode object, JsonNode oldObject) {
+              JsonNode object, JsonNode oldObject, String nodeName) {
+    /** The extra a bound service-account token carries: the node of the pod it was issued to. */
+    static final String NODE_NAME_EXTRA = "authentication.kubernetes.io/node-name";
+
     static final String CREATE = "CREATE";
     static final String UPDATE = "UPDATE";
     static final String DELETE = "DELETE";
@@ -29,7 +34,15 @@ record Review(String operation, String username, String subResource, String name
         return new Review(nonNull(request.getOperation()), user, nonNull(request.getSubResource()),
                 nonNull(request.getNamespace()), nonNull(request.getName()),
                 KubeReader.normalized(KubeObjects.tree(request.getObject())),
-                KubeReader.normalized(KubeObjects.tree(request.getOldObject())));
+                KubeReader.normalized(KubeObjects.tree(request.getOldObject())), nodeNameOf(request));
+    }
+
+    private static String nodeNameOf(AdmissionRequest request) {
+        if (request.getUserInfo() == null || request.getUserInfo().getExtra() == null) {
+            return "";
+        }
+        java.util.List<String> values = request.getUserInfo().getExtra().get(NODE_NAME_EXTRA);
+        return values == null || values.isEmpty() || values.get(0) == null ? "" : values.get(0);
     }
 
     private static String nonNull(String s) {

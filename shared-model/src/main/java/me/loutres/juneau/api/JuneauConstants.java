@@ -15,6 +15,14 @@ public final class JuneauConstants {
     public static final String LABEL_SERVICE_NAME = GROUP + "/service-name";
     /** On every ARPAdvertisement, equal to {@code spec.nodeName}: each node agent watches only its own (SPEC §1.4). */
     public static final String LABEL_NODE = GROUP + "/node";
+    /** On every BGPSession, equal to {@code spec.peer} (docs/api-reference.md, BGPSession). */
+    public static final String LABEL_PEER = GROUP + "/peer";
+    /**
+     * Kubernetes' standard label for nodes that must never take load-balancer traffic (any value); such a node
+     * announces nothing (docs/api-reference.md, ExternalNetwork).
+     */
+    public static final String LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS =
+            "node.kubernetes.io/exclude-from-external-load-balancers";
     /** ARPAdvertisement name prefix; the full name is {@code slb-<namespace>-<name>}. */
     public static final String ARP_ADVERTISEMENT_PREFIX = "slb-";
 
@@ -22,11 +30,17 @@ public final class JuneauConstants {
     public static final String KIND_EXTERNAL_NETWORK = "ExternalNetwork";
     public static final String KIND_SERVICE_LOAD_BALANCER = "ServiceLoadBalancer";
     public static final String KIND_ARP_ADVERTISEMENT = "ARPAdvertisement";
+    public static final String KIND_BGP_PEER = "BGPPeer";
+    public static final String KIND_BFD_PROFILE = "BFDProfile";
+    public static final String KIND_BGP_SESSION = "BGPSession";
 
     public static final String PLURAL_ADDRESS_POOLS = "addresspools";
     public static final String PLURAL_EXTERNAL_NETWORKS = "externalnetworks";
     public static final String PLURAL_SERVICE_LOAD_BALANCERS = "serviceloadbalancers";
     public static final String PLURAL_ARP_ADVERTISEMENTS = "arpadvertisements";
+    public static final String PLURAL_BGP_PEERS = "bgppeers";
+    public static final String PLURAL_BFD_PROFILES = "bfdprofiles";
+    public static final String PLURAL_BGP_SESSIONS = "bgpsessions";
 
     public static final String MODE_BGP = "bgp";
     public static final String MODE_ARP = "arp";
@@ -43,6 +57,8 @@ public final class JuneauConstants {
     public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
     public static final String CONDITION_ANNOUNCED = "Announced";
     public static final String REASON_ANNOUNCED = "Announced";
+    /** ServiceLoadBalancer condition Announced=False: no agent reports the VIP on the wire (docs/phases-and-conditions.md). */
+    public static final String REASON_NOT_ANNOUNCED = "NotAnnounced";
     public static final String REASON_INTERFACE_NOT_FOUND = "InterfaceNotFound";
     public static final String REASON_SOCKET_ERROR = "SocketError";
     public static final String REASON_NOT_OWNER = "NotOwner";
@@ -52,6 +68,11 @@ public final class JuneauConstants {
     public static final String EVENT_ARP_CONFLICT = "ARPConflict";
     /** Warning on an ARPAdvertisement the node agent cannot read or answer (field and value in the message). */
     public static final String EVENT_INVALID_ADVERTISEMENT = "InvalidAdvertisement";
+
+    /** A BGPSession's name: {@code <peer>.<node>} (docs/api-reference.md, BGPSession). */
+    public static String bgpSessionName(String peer, String node) {
+        return peer + "." + node;
+    }
 
     public static String agentLeaseName(String node) {
         return AGENT_LEASE_PREFIX + node;
@@ -88,6 +109,8 @@ public final class JuneauConstants {
     public static final String REASON_ALLOCATED = "Allocated";
     public static final String REASON_POOL_EXHAUSTED = "PoolExhausted";
     public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
+    /** Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md). */
+    public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";
     public static final String REASON_READY = "Ready";

@@ -13,6 +13,9 @@ import java.util.Map;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
@@ -22,13 +25,18 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
  */
 public final class KubeObjects {
     /** The kinds the admission rules and the cluster view read as typed objects, by {@code group/kind}. */
-    private static final Map<String, Class<? extends HasMetadata>> TYPED = Map.of(
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL, AddressPool.class,
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK, ExternalNetwork.class,
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER, ServiceLoadBalancer.class,
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT, ARPAdvertisement.class,
-            "/Node", Node.class,
-            "/Service", Service.class);
+    private static final Map<String, Class<? extends HasMetadata>> TYPED = Map.ofEntries(
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL, AddressPool.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK, ExternalNetwork.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER, ServiceLoadBalancer.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT, ARPAdvertisement.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER, BGPPeer.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE, BFDProfile.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION, BGPSession.class),
+            Map.entry("/Node", Node.class),
+            Map.entry("/Service", Service.class),
+            Map.entry("/Secret", io.fabric8.kubernetes.api.model.Secret.class),
+            Map.entry("networking.k8s.io/ServiceCIDR", io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR.class));
 
     private KubeObjects() {
     }

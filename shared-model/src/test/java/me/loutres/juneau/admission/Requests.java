@@ -83,6 +83,24 @@ final class Requests {
         return this;
     }
 
+    static Requests peer(String operation) {
+        return custom(operation, JuneauConstants.KIND_BGP_PEER, JuneauConstants.PLURAL_BGP_PEERS);
+    }
+
+    static Requests bfdProfile(String operation) {
+        return custom(operation, JuneauConstants.KIND_BFD_PROFILE, JuneauConstants.PLURAL_BFD_PROFILES);
+    }
+
+    static Requests session(String operation) {
+        return custom(operation, JuneauConstants.KIND_BGP_SESSION, JuneauConstants.PLURAL_BGP_SESSIONS);
+    }
+
+    /** userInfo.extra["authentication.kubernetes.io/node-name"], as a bound service-account token carries it. */
+    Requests nodeNameExtra(String node) {
+        ((ObjectNode) request.get("userInfo")).putObject("extra").putArray(Review.NODE_NAME_EXTRA).add(node);
+        return this;
+    }
+
     Requests subResource(String sub) {
         request.put("subResource", sub);
         request.put("requestSubResource", sub);

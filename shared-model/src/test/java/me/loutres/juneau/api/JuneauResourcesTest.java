@@ -19,7 +19,8 @@ class JuneauResourcesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"AddressPool", "ExternalNetwork", "ServiceLoadBalancer", "ARPAdvertisement"})
+    @ValueSource(strings = {"AddressPool", "ExternalNetwork", "ServiceLoadBalancer", "ARPAdvertisement", "BGPPeer",
+        "BFDProfile", "BGPSession"})
     void aRegisteredKindIsReadIntoItsClassAndAnUnregisteredOneIsNot(String kind) {
         KubernetesSerialization plain = new KubernetesSerialization();
         Object untyped = plain.unmarshal(event(kind), WatchEvent.class).getObject();

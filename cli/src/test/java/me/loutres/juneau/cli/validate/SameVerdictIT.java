@@ -26,6 +26,8 @@ import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.view.ClusterStateFiles;
@@ -109,6 +111,79 @@ class SameVerdictIT {
         public Collection<Node> nodes() {
             return delegate.nodes();
         }
+
+        @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
+            return delegate.serviceLoadBalancersWithVip(address);
+        }
+
+        @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
+            return delegate.serviceLoadBalancersOfNetwork(network);
+        }
+
+        @Override
+        public java.util.List<ExternalNetwork> externalNetworksListingPool(String pool) {
+            return delegate.externalNetworksListingPool(pool);
+        }
+
+        @Override
+        public java.util.List<ARPAdvertisement> arpAdvertisementsAt(long address) {
+            return delegate.arpAdvertisementsAt(address);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.PoolEntryRef> poolEntriesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.poolEntriesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.RangeIndex.Hit<String>> nodeInternalIpsIn(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.nodeInternalIpsIn(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.LearntRange> learntRangesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.learntRangesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<String> names(NamedKind kind) {
+            return delegate.names(kind);
+        }
+
+        @Override
+        public Optional<BGPPeer> bgpPeer(String name) {
+            return delegate.bgpPeer(name);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
+            return delegate.bgpPeersWithAddress(peerAddress);
+        }
+
+        @Override
+        public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
+            return delegate.bgpPeersNamingBfdProfile(profile);
+        }
+
+        @Override
+        public Optional<BFDProfile> bfdProfile(String name) {
+            return delegate.bfdProfile(name);
+        }
+
+        @Override
+        public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
+            return delegate.externalNetworksNamingPeer(peer);
+        }
+
+        @Override
+        public Optional<java.util.Set<String>> systemSecretKeys(String name) {
+            return delegate.systemSecretKeys(name);
+        }
     }
 
     @BeforeAll
@@ -152,7 +227,8 @@ class SameVerdictIT {
         List<String> controllers = option(args, "--controller-username");
         AdmissionSettings settings = new AdmissionSettings(controllers.isEmpty() ? null : Set.copyOf(controllers),
                 option(args, "--reserved-cidr"));
-        List<ManifestObject> objects = ManifestReader.read(List.of(ValidateGoldenTest.CASES.resolve(fixture)));
+        List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
+                .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
         SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
         int port = port(settings);
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,15 @@ public class ExternalNetworkSpec {
     @Required
     @JsonPropertyDescription("AddressPool names, in allocation order. At least one, no duplicates, append-only.")
     private List<String> addressPools = new ArrayList<>();
+
+    @JsonPropertyDescription("Only nodes matching this label selector may announce the network's VIPs; absent = every node.")
+    private LabelSelector nodeSelector;
+
+    @JsonPropertyDescription("type bgp only: which BGPPeers hear the VIPs and with which attributes.")
+    private ExternalNetworkBgp bgp;
+
+    @JsonPropertyDescription("type arp only: the interfaces the agent may answer ARP on.")
+    private ExternalNetworkArp arp;
 
     public ExternalNetworkSpec() {
     }
@@ -44,5 +54,29 @@ public class ExternalNetworkSpec {
 
     public void setAddressPools(List<String> addressPools) {
         this.addressPools = addressPools;
+    }
+
+    public LabelSelector getNodeSelector() {
+        return nodeSelector;
+    }
+
+    public void setNodeSelector(LabelSelector nodeSelector) {
+        this.nodeSelector = nodeSelector;
+    }
+
+    public ExternalNetworkBgp getBgp() {
+        return bgp;
+    }
+
+    public void setBgp(ExternalNetworkBgp bgp) {
+        this.bgp = bgp;
+    }
+
+    public ExternalNetworkArp getArp() {
+        return arp;
+    }
+
+    public void setArp(ExternalNetworkArp arp) {
+        this.arp = arp;
     }
 }

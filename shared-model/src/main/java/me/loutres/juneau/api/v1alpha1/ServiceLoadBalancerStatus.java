@@ -23,13 +23,16 @@ public class ServiceLoadBalancerStatus {
     private String addressPool;
     @JsonPropertyDescription("The Service ports with named targetPorts resolved to numbers, sorted by port then protocol.")
     private List<PortStatus> ports = new ArrayList<>();
-    @JsonPropertyDescription("Nodes with a local ready backend, sorted.")
+    @JsonPropertyDescription("Nodes with a local ready backend that may advertise the VIP (they match the"
+            + " network's nodeSelector and lack the exclusion label), sorted.")
     private List<String> advertisingNodes = new ArrayList<>();
-    @JsonPropertyDescription("The single node answering ARP for the VIP (arp networks).")
+    @JsonPropertyDescription("The single node elected to answer ARP for the VIP (arp networks); condition"
+            + " Announced says whether its agent does.")
     private String arpAnnouncingNode;
     @JsonPropertyDescription("Ready backends of the Service (EndpointSlices).")
     private BackendSummary backendSummary;
-    @JsonPropertyDescription("Allocated and Available conditions, keyed by type.")
+    @JsonPropertyDescription("Allocated, Available (which nodes may advertise) and Announced (what the agents"
+            + " report) conditions, keyed by type.")
     @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions = new ArrayList<>();
 

@@ -12,8 +12,26 @@ public interface MissLookup {
     /** The object, or null when the API server has none by that name. */
     HasMetadata get(Class<? extends HasMetadata> type, String name);
 
+    /**
+     * The Secret {@code name} of {@code namespace}, or null. The caller keeps only its keys. By default a lookup that
+     * cannot read Secrets finds none.
+     */
+    default io.fabric8.kubernetes.api.model.Secret secret(String namespace, String name) {
+        return null;
+    }
+
     /** A GET through the client, as in a cluster. */
     static MissLookup api(KubernetesClient client) {
-        return (type, name) -> client.resources(type).withName(name).get();
+        return new MissLookup() {
+            @Override
+            public HasMetadata get(Class<? extends HasMetadata> type, String name) {
+                return client.resources(type).withName(name).get();
+            }
+
+            @Override
+            public io.fabric8.kubernetes.api.model.Secret secret(String namespace, String name) {
+                return client.secrets().inNamespace(namespace).withName(name).get();
+            }
+        };
     }
 }

@@ -14,6 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.testing.Kubeconfigs;
@@ -25,7 +28,8 @@ import me.loutres.juneau.testing.Kubeconfigs;
  */
 public final class MockApiServer implements AutoCloseable {
     private static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(AddressPool.class,
-            ExternalNetwork.class, ServiceLoadBalancer.class, ARPAdvertisement.class);
+            ExternalNetwork.class, ServiceLoadBalancer.class, ARPAdvertisement.class, BGPPeer.class, BFDProfile.class,
+            BGPSession.class);
 
     private final int port;
     private KubernetesMockServer server;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
@@ -12,6 +13,10 @@ import java.util.function.BooleanSupplier;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPPeerSpec;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
@@ -36,6 +41,60 @@ class InformerClusterViewMockTest {
                 throw new AssertionError("the informer cache did not catch up within 20 s");
             }
             Thread.sleep(20);
+        }
+    }
+
+    private static BGPPeer peer(String name, String address, String bfdProfile) {
+        BGPPeer peer = new BGPPeer();
+        peer.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        BGPPeerSpec spec = new BGPPeerSpec();
+        spec.setPeerAddress(address);
+        spec.setPeerASN(64512L);
+        spec.setMyASN(64513L);
+        spec.setBfdProfile(bfdProfile);
+        peer.setSpec(spec);
+        return peer;
+    }
+
+    @Test
+    void answersTheBgpLookupsThroughIndexesAndKeepsNoSecretValue() throws Exception {
+        client.resource(peer("tor-1", "198.18.0.1", "fast")).create();
+        client.resource(peer("tor-2", "198.18.0.1", null)).create();
+        BFDProfile fast = new BFDProfile();
+        fast.setMetadata(new ObjectMetaBuilder().withName("fast").build());
+        client.resource(fast).create();
+        ExternalNetwork network = new ExternalNetwork();
+        network.setMetadata(new ObjectMetaBuilder().withName("edge").build());
+        ExternalNetworkSpec networkSpec = new ExternalNetworkSpec("bgp", List.of("pool-a"));
+        ExternalNetworkBgp bgp = new ExternalNetworkBgp();
+        bgp.setPeers(List.of("tor-2"));
+        networkSpec.setBgp(bgp);
+        network.setSpec(networkSpec);
+        client.resource(network).create();
+        client.secrets().inNamespace("juneau-system").resource(new SecretBuilder().withNewMetadata()
+                .withName("bgp-auth").withNamespace("juneau-system").endMetadata()
+                .addToData("password", "c2VjcmV0").build()).create();
+        client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata()
+                .withName("other").withNamespace("default").endMetadata().addToData("password", "eA==").build()).create();
+
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            assertThat(view.bgpPeersWithAddress("198.18.0.1")).extracting(p -> p.getMetadata().getName())
+                    .containsExactlyInAnyOrder("tor-1", "tor-2");
+            assertThat(view.bgpPeersWithAddress("198.18.0.2")).isEmpty();
+            assertThat(view.bgpPeersNamingBfdProfile("fast")).extracting(p -> p.getMetadata().getName())
+                    .containsExactly("tor-1");
+            assertThat(view.bfdProfile("fast")).isPresent();
+            assertThat(view.externalNetworksNamingPeer("tor-2")).extracting(n -> n.getMetadata().getName())
+                    .containsExactly("edge");
+            assertThat(view.externalNetworksNamingPeer("tor-1")).isEmpty();
+            assertThat(view.systemSecretKeys("bgp-auth")).contains(java.util.Set.of("password"));
+            assertThat(view.systemSecretKeys("other")).as("only juneau-system is read").isEmpty();
+            assertThat(view.informer("Secret").getStore().list()).singleElement()
+                    .satisfies(secret -> assertThat(secret.toString()).doesNotContain("c2VjcmV0"));
+
+            client.resource(peer("tor-3", "198.18.0.2", null)).create();
+            await(() -> view.bgpPeersWithAddress("198.18.0.2").size() == 1);
         }
     }
 
@@ -80,6 +139,62 @@ class InformerClusterViewMockTest {
 
             client.resources(AddressPool.class).withName("pool-a").delete();
             await(() -> view.addressPool("pool-a").isEmpty());
+        }
+    }
+
+    @Test
+    void answersTheIndexedQuestionsAndFollowsNewVersions() throws Exception {
+        client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
+        ExternalNetwork network = new ExternalNetwork();
+        network.setMetadata(new ObjectMetaBuilder().withName("public").build());
+        ExternalNetworkSpec networkSpec = new ExternalNetworkSpec();
+        networkSpec.setType("bgp");
+        networkSpec.setAddressPools(List.of("pool-a"));
+        network.setSpec(networkSpec);
+        client.resource(network).create();
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace("shop").build());
+        me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec slbSpec = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec();
+        slbSpec.setExternalNetwork("public");
+        slb.setSpec(slbSpec);
+        me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus status = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus();
+        status.setVip("203.0.113.1");
+        slb.setStatus(status);
+        client.resource(slb).create();
+        client.resource(slb).updateStatus();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().withNewSpec()
+                .withPodCIDRs("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
+                .withAddress("192.0.2.7").endAddress().endStatus().build()).create();
+        client.resource(new io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder().withNewMetadata()
+                .withName("kubernetes").endMetadata().withNewSpec().withCidrs("10.96.0.0/12", "fd00:10:96::/108")
+                .endSpec().build()).create();
+        long vip = me.loutres.juneau.ip.Ipv4.parse("203.0.113.1");
+
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            await(() -> !view.serviceLoadBalancersWithVip(vip).isEmpty());
+            assertThat(view.serviceLoadBalancersWithVip(vip)).extracting(s -> s.getMetadata().getName()).containsExactly("web");
+            assertThat(view.serviceLoadBalancersOfNetwork("public")).hasSize(1);
+            assertThat(view.externalNetworksListingPool("pool-a")).extracting(n -> n.getMetadata().getName())
+                    .containsExactly("public");
+            assertThat(view.poolEntriesOverlapping(new me.loutres.juneau.ip.AddressRange(vip, vip)))
+                    .extracting(e -> e.poolName() + " " + e.text()).containsExactly("pool-a 203.0.113.0/28");
+            assertThat(view.nodeInternalIpsIn(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("192.0.2.7")))).extracting(h -> h.value()).containsExactly("node-a");
+            assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("10.244.1.9")))).extracting(r -> r.source())
+                    .containsExactly("Node node-a podCIDR 10.244.1.0/24");
+            assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("10.100.0.1")))).extracting(r -> r.source())
+                    .containsExactly("ServiceCIDR kubernetes 10.96.0.0/12");
+
+            ServiceLoadBalancer moved = client.resources(ServiceLoadBalancer.class).inNamespace("shop").withName("web").get();
+            moved.getStatus().setVip("203.0.113.2");
+            client.resource(moved).updateStatus();
+            await(() -> view.serviceLoadBalancersWithVip(vip).isEmpty());
+            assertThat(view.serviceLoadBalancersWithVip(me.loutres.juneau.ip.Ipv4.parse("203.0.113.2"))).hasSize(1);
+            client.resources(AddressPool.class).withName("pool-a").delete();
+            await(() -> view.poolEntriesOverlapping(new me.loutres.juneau.ip.AddressRange(vip, vip)).isEmpty());
         }
     }
 

@@ -49,30 +49,36 @@ class WebhookRbacTest {
         return out;
     }
 
+    /** Each grant with where it holds: "cluster" for the ClusterRole, the namespace for a Role. */
     @Test
-    void theClusterRoleGrantsExactlyWhatTheInformersUse() throws Exception {
+    void theRolesGrantExactlyWhatTheInformersUseWhereTheyUseIt() throws Exception {
         Set<String> needed = new TreeSet<>();
         for (InformerClusterView.Access access : InformerClusterView.REQUIRED_ACCESS) {
-            access.verbs().forEach(v -> needed.add(access.apiGroup() + "/" + access.resource() + ":" + v));
+            String where = access.namespace() == null ? "cluster " : access.namespace() + " ";
+            access.verbs().forEach(v -> needed.add(where + access.apiGroup() + "/" + access.resource() + ":" + v));
         }
         Set<String> granted = new TreeSet<>();
         for (JsonNode doc : documents()) {
             String kind = doc.path("kind").asText();
             if (kind.equals("ClusterRole") || kind.equals("Role")) {
-                granted.addAll(triples(doc.path("rules")));
+                String where = kind.equals("ClusterRole") ? "cluster " : doc.at("/metadata/namespace").asText() + " ";
+                triples(doc.path("rules")).forEach(t -> granted.add(where + t));
             }
         }
         assertThat(granted).isEqualTo(needed);
+        assertThat(granted).as("Secrets are readable in juneau-system only")
+                .filteredOn(g -> g.contains("/secrets:")).allMatch(g -> g.startsWith("juneau-system "));
     }
 
     @Test
-    void theRoleIsBoundToTheWebhookServiceAccountOnly() throws Exception {
+    void theRolesAreBoundToTheWebhookServiceAccountOnly() throws Exception {
         List<JsonNode> bindings = documents().stream().filter(d -> d.path("kind").asText().endsWith("Binding")).toList();
-        assertThat(bindings).hasSize(1);
-        JsonNode binding = bindings.get(0);
-        assertThat(binding.at("/roleRef/name").asText()).isEqualTo("juneau-webhook");
-        assertThat(binding.path("subjects")).hasSize(1);
-        assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
-        assertThat(binding.at("/subjects/0/name").asText()).isEqualTo("juneau-webhook");
+        assertThat(bindings).extracting(b -> b.path("kind").asText() + "/" + b.at("/roleRef/name").asText())
+                .containsExactlyInAnyOrder("ClusterRoleBinding/juneau-webhook", "RoleBinding/juneau-webhook-secrets");
+        for (JsonNode binding : bindings) {
+            assertThat(binding.path("subjects")).hasSize(1);
+            assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
+            assertThat(binding.at("/subjects/0/name").asText()).isEqualTo("juneau-webhook");
+        }
     }
 }

@@ -1,0 +1,93 @@
+package me.loutres.juneau.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+import java.util.Objects;
+
+/** What the node's BGP daemon reports about one session, written by that node's agent (docs/api-reference.md, BGPSession). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BGPSessionStatus {
+    @JsonPropertyDescription("BGP state: Idle, Connect, Active, OpenSent, OpenConfirm or Established.")
+    private String state;
+    @JsonPropertyDescription("BFD state: Up, Down, Init or AdminDown; absent without a BFDProfile.")
+    private String bfdState;
+    @JsonPropertyDescription("When the state last changed (RFC 3339).")
+    private String since;
+    @JsonPropertyDescription("Routes this node currently announces to the neighbour.")
+    private Long routesAdvertised;
+    @JsonPropertyDescription("The daemon's words for the last failure, e.g. Connection refused or Hold timer expired.")
+    private String lastError;
+    @JsonPropertyDescription("The metadata.generation this status was written for.")
+    private Long observedGeneration;
+    @JsonPropertyDescription("Condition Established: True while the session is Established.")
+    private List<Condition> conditions;
+
+    public BGPSessionStatus() {
+    }
+
+    public String getState() {
+        return state;
+    }
+
+    public void setState(String state) {
+        this.state = state;
+    }
+    public String getBfdState() {
+        return bfdState;
+    }
+
+    public void setBfdState(String bfdState) {
+        this.bfdState = bfdState;
+    }
+    public String getSince() {
+        return since;
+    }
+
+    public void setSince(String since) {
+        this.since = since;
+    }
+    public Long getRoutesAdvertised() {
+        return routesAdvertised;
+    }
+
+    public void setRoutesAdvertised(Long routesAdvertised) {
+        this.routesAdvertised = routesAdvertised;
+    }
+    public String getLastError() {
+        return lastError;
+    }
+
+    public void setLastError(String lastError) {
+        this.lastError = lastError;
+    }
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof BGPSessionStatus)) {
+            return false;
+        }
+        BGPSessionStatus that = (BGPSessionStatus) o;
+        return Objects.equals(state, that.state) && Objects.equals(bfdState, that.bfdState) && Objects.equals(since, that.since) && Objects.equals(routesAdvertised, that.routesAdvertised) && Objects.equals(lastError, that.lastError) && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(conditions, that.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(state, bfdState, since, routesAdvertised, lastError, observedGeneration, conditions);
+    }
+}
