@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -19,5 +20,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Multiplier", jsonPath = ".spec.detectMultiplier", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Passive", jsonPath = ".spec.passiveMode", type = AdditionalPrinterColumn.Type.BOOLEAN)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class BFDProfile extends CustomResource<BFDProfileSpec, Void> {
+@JsonClassDescription("BFD timers a BGPPeer may name, so that a lost link is detected in well under a second.")
+public class BFDProfile extends CustomResource<BFDProfileSpec, NoStatus> {
 }

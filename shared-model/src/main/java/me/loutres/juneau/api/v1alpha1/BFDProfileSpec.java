@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
@@ -7,6 +8,7 @@ import java.util.Objects;
 
 /** Bidirectional Forwarding Detection timers (docs/api-reference.md, BFDProfile). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The BFD intervals and multiplier of sessions that use this profile.")
 public class BFDProfileSpec {
     @Default("300")
     @JsonPropertyDescription("Minimum interval between BFD packets this node accepts, in milliseconds, 10-60000 (default 300).")

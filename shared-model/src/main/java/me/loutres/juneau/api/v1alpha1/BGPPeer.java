@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -22,5 +23,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "MyASN", jsonPath = ".spec.myASN", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "BFD", jsonPath = ".spec.bfdProfile", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class BGPPeer extends CustomResource<BGPPeerSpec, Void> {
+@JsonClassDescription("A BGP router the node agents peer with (through BIRD 2) to announce the VIPs of bgp networks.")
+public class BGPPeer extends CustomResource<BGPPeerSpec, NoStatus> {
 }

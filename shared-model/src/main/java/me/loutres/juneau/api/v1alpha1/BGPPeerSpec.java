@@ -1,7 +1,9 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -10,6 +12,7 @@ import java.util.Objects;
 
 /** A BGP neighbour of the nodes (docs/api-reference.md, BGPPeer). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The peer's address and AS numbers, which nodes peer with it, timers, BFD and authentication.")
 public class BGPPeerSpec {
     @Required
     @JsonPropertyDescription("IPv4 address of the neighbour (a top-of-rack switch, a router).")
@@ -37,6 +40,7 @@ public class BGPPeerSpec {
     @JsonPropertyDescription("Name of a BFDProfile: the session is also watched by BFD (optional).")
     private String bfdProfile;
     @JsonPropertyDescription("Nodes that peer with this neighbour: a node peers if any selector matches it; absent or empty = every node.")
+    @SchemaFrom(type = LabelSelectorSchema.AnyOf.class)
     private List<LabelSelector> nodeSelectors;
 
     public BGPPeerSpec() {

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -23,5 +24,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "BFD", jsonPath = ".status.bfdState", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Routes", jsonPath = ".status.routesAdvertised", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@JsonClassDescription("One BGP session of one node with one BGPPeer, written by that node's agent.")
 public class BGPSession extends CustomResource<BGPSessionSpec, BGPSessionStatus> {
 }

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
@@ -7,6 +8,7 @@ import java.util.Objects;
 
 /** Which BGPPeer and node a BGPSession is about (docs/api-reference.md, BGPSession). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Which node peers with which BGPPeer.")
 public class BGPSessionSpec {
     @Required
     @JsonPropertyDescription("Name of the BGPPeer.")

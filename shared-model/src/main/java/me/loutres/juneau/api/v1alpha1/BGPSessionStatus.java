@@ -1,13 +1,16 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Objects;
 
 /** What the node's BGP daemon reports about one session, written by that node's agent (docs/api-reference.md, BGPSession). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Written by the node agent: the session's state as BIRD reports it.")
 public class BGPSessionStatus {
     @JsonPropertyDescription("BGP state: Idle, Connect, Active, OpenSent, OpenConfirm or Established.")
     private String state;
@@ -22,6 +25,7 @@ public class BGPSessionStatus {
     @JsonPropertyDescription("The metadata.generation this status was written for.")
     private Long observedGeneration;
     @JsonPropertyDescription("Condition Established: True while the session is Established.")
+    @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions;
 
     public BGPSessionStatus() {

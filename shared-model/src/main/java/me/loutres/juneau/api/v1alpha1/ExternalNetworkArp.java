@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Objects;
 
 /** Where an arp network's VIPs are answered (docs/api-reference.md, ExternalNetwork spec.arp). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("ARP settings of an arp network.")
 public class ExternalNetworkArp {
     @JsonPropertyDescription("Interface names the agent may answer ARP on; absent = the interface whose IPv4 prefix contains the VIP.")
     private List<String> interfaces;

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
@@ -8,6 +9,7 @@ import java.util.Objects;
 
 /** How a bgp network's VIPs are announced (docs/api-reference.md, ExternalNetwork spec.bgp). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("BGP settings of a bgp network: which peers, communities, local preference, aggregation.")
 public class ExternalNetworkBgp {
     @JsonPropertyDescription("BGPPeer names to announce to; absent or empty = every BGPPeer.")
     private List<String> peers;

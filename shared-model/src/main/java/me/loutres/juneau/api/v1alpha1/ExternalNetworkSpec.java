@@ -24,6 +24,7 @@ public class ExternalNetworkSpec {
     private List<String> addressPools = new ArrayList<>();
 
     @JsonPropertyDescription("Only nodes matching this label selector may announce the network's VIPs; absent = every node.")
+    @SchemaFrom(type = LabelSelectorSchema.class)
     private LabelSelector nodeSelector;
 
     @JsonPropertyDescription("type bgp only: which BGPPeers hear the VIPs and with which attributes.")

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
@@ -7,6 +8,7 @@ import java.util.Objects;
 
 /** A key of a Secret in juneau-system (docs/api-reference.md, BGPPeer). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("A key of a Secret in the namespace juneau-system.")
 public class SecretKeyRef {
     @Required
     @JsonPropertyDescription("Name of the Secret, in namespace juneau-system.")
