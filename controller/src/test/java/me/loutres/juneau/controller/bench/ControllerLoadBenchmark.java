@@ -45,7 +45,7 @@ import me.loutres.juneau.ip.Ipv4;
  */
 public final class ControllerLoadBenchmark {
     private static final int NODES = 10;
-    private static final String FIRST = "10.100.0.1";
+    private static final String FIRST = "10.200.0.1";
 
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = new ArrayList<>();

@@ -33,7 +33,7 @@ class AdmissionRaceMockTest extends ScenarioBase {
     void overlappingPoolsStoredByARaceAreReportedAndTheirAddressesHandedOutOnce() throws Exception {
         List<Integer> bothStored = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
-            String cidr = "10.96." + round + ".0/29";
+            String cidr = "10.196." + round + ".0/29";
             int r = round;
             race(() -> cluster.pool("race-a-" + r, "bgp", cidr), () -> cluster.pool("race-b-" + r, "bgp", cidr));
             if (exists("race-a-" + round) && exists("race-b-" + round)) {
@@ -44,8 +44,8 @@ class AdmissionRaceMockTest extends ScenarioBase {
         if (bothStored.isEmpty()) {
             // the race was not hit on this machine: store the same state around the webhook, as before it existed
             cluster.beforeTheWebhook(() -> {
-                cluster.pool("race-a-x", "bgp", "10.96.99.0/29");
-                cluster.pool("race-b-x", "bgp", "10.96.99.0/29");
+                cluster.pool("race-a-x", "bgp", "10.196.99.0/29");
+                cluster.pool("race-b-x", "bgp", "10.196.99.0/29");
             });
         }
         List<String> suffixes = bothStored.isEmpty() ? List.of("x") : bothStored.stream().map(String::valueOf).toList();

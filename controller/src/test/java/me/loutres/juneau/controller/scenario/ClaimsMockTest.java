@@ -27,36 +27,36 @@ class ClaimsMockTest extends ScenarioBase {
     /** Bug A: after a takeover an unparsable status.vip must not free the address the Service still shows. */
     @Test
     void anUnparsableVipKeepsTheAddressItsServiceShowsAcrossARestart() {
-        cluster.pool("cla-pool", "bgp", "10.98.0.0/29");   // usable .1 - .6
+        cluster.pool("cla-pool", "bgp", "10.198.0.0/29");   // usable .1 - .6
         cluster.network("cla-net", "bgp", "cla-pool");
         cluster.service("cla", "a-first", "cla-net");
-        eventually(() -> assertThat(ingressIps("cla", "a-first")).containsExactly("10.98.0.1"));
+        eventually(() -> assertThat(ingressIps("cla", "a-first")).containsExactly("10.198.0.1"));
 
         patchStatus("cla", "a-first", st -> st.setVip("not-an-address"));
         eventually(() -> assertThat(cluster.events("cla", "a-first", JuneauConstants.EVENT_MALFORMED_STATUS))
                 .isNotEmpty());
         cluster.service("cla", "b-live", "cla-net");
-        eventually(() -> assertThat(status("cla", "b-live").getVip()).isEqualTo("10.98.0.2"));
+        eventually(() -> assertThat(status("cla", "b-live").getVip()).isEqualTo("10.198.0.2"));
 
         restartController();
         cluster.service("cla", "c-after-restart", "cla-net");
         eventually(() -> assertThat(status("cla", "c-after-restart").getVip())
-                .as("10.98.0.1 is still the Service's ingress: never handed out again").isEqualTo("10.98.0.3"));
-        assertThat(ingressIps("cla", "a-first")).containsExactly("10.98.0.1");
+                .as("10.198.0.1 is still the Service's ingress: never handed out again").isEqualTo("10.198.0.3"));
+        assertThat(ingressIps("cla", "a-first")).containsExactly("10.198.0.1");
     }
 
     /** Bug B: a well-formed VIP written by someone else is learnt; the address it replaced is free again. */
     @Test
     void aVipWrittenBySomeoneElseIsLearntByTheRunningLeader() {
-        cluster.pool("clb-pool", "bgp", "10.98.1.0/29");   // usable .1 - .6
+        cluster.pool("clb-pool", "bgp", "10.198.1.0/29");   // usable .1 - .6
         cluster.network("clb-net", "bgp", "clb-pool");
         cluster.service("clb", "a-first", "clb-net");
-        eventually(() -> assertThat(status("clb", "a-first").getVip()).isEqualTo("10.98.1.1"));
+        eventually(() -> assertThat(status("clb", "a-first").getVip()).isEqualTo("10.198.1.1"));
         cluster.service("clb", "b-moved", "clb-net");
-        eventually(() -> assertThat(status("clb", "b-moved").getVip()).isEqualTo("10.98.1.2"));
+        eventually(() -> assertThat(status("clb", "b-moved").getVip()).isEqualTo("10.198.1.2"));
 
-        patchStatus("clb", "b-moved", st -> st.setVip("10.98.1.5"));
-        eventually(() -> assertThat(ingressIps("clb", "b-moved")).containsExactly("10.98.1.5"));
+        patchStatus("clb", "b-moved", st -> st.setVip("10.198.1.5"));
+        eventually(() -> assertThat(ingressIps("clb", "b-moved")).containsExactly("10.198.1.5"));
         settle();
         List<String> names = List.of("c1", "c2", "c3", "c4");
         names.forEach(n -> cluster.service("clb", n, "clb-net"));
@@ -64,35 +64,35 @@ class ClaimsMockTest extends ScenarioBase {
         settle();
         List<String> vips = vips("clb", List.of("a-first", "b-moved", "c1", "c2", "c3", "c4"));
         assertThat(vips).as("every address once").doesNotHaveDuplicates()
-                .containsExactlyInAnyOrder("10.98.1.1", "10.98.1.2", "10.98.1.3", "10.98.1.4", "10.98.1.5",
-                        "10.98.1.6");
-        assertThat(status("clb", "b-moved").getVip()).isEqualTo("10.98.1.5");
+                .containsExactlyInAnyOrder("10.198.1.1", "10.198.1.2", "10.198.1.3", "10.198.1.4", "10.198.1.5",
+                        "10.198.1.6");
+        assertThat(status("clb", "b-moved").getVip()).isEqualTo("10.198.1.5");
         assertThat(cluster.getPool("clb-pool").getStatus().getAllocated()).isEqualTo(6L);
     }
 
     /** Two claims on one address, live: the older allocation keeps it, the younger is told and moves. */
     @Test
     void aSecondClaimOnAnAddressLosesToTheOlderAllocationAndGetsAnother() {
-        cluster.pool("clc-pool", "bgp", "10.98.2.0/29");
+        cluster.pool("clc-pool", "bgp", "10.198.2.0/29");
         cluster.network("clc-net", "bgp", "clc-pool");
         cluster.service("clc", "a-holder", "clc-net");
-        eventually(() -> assertThat(status("clc", "a-holder").getVip()).isEqualTo("10.98.2.1"));
+        eventually(() -> assertThat(status("clc", "a-holder").getVip()).isEqualTo("10.198.2.1"));
         cluster.service("clc", "z-claimant", "clc-net");
-        eventually(() -> assertThat(status("clc", "z-claimant").getVip()).isEqualTo("10.98.2.2"));
+        eventually(() -> assertThat(status("clc", "z-claimant").getVip()).isEqualTo("10.198.2.2"));
 
-        patchStatus("clc", "z-claimant", st -> st.setVip("10.98.2.1"));
+        patchStatus("clc", "z-claimant", st -> st.setVip("10.198.2.1"));
         eventually(() -> assertThat(cluster.events("clc", "z-claimant", JuneauConstants.EVENT_ALLOCATION_FAILED))
                 .anySatisfy(e -> {
                     assertThat(e.getType()).isEqualTo("Warning");
                     assertThat(e.getMessage()).contains(JuneauConstants.REASON_ADDRESS_CONFLICT)
-                            .contains("10.98.2.1").contains("clc/a-holder");
+                            .contains("10.198.2.1").contains("clc/a-holder");
                 }));
         eventually(() -> {
-            assertThat(status("clc", "z-claimant").getVip()).isNotNull().isNotEqualTo("10.98.2.1");
-            assertThat(ingressIps("clc", "z-claimant")).doesNotContain("10.98.2.1");
+            assertThat(status("clc", "z-claimant").getVip()).isNotNull().isNotEqualTo("10.198.2.1");
+            assertThat(ingressIps("clc", "z-claimant")).doesNotContain("10.198.2.1");
         });
-        assertThat(status("clc", "a-holder").getVip()).isEqualTo("10.98.2.1");
-        assertThat(ingressIps("clc", "a-holder")).containsExactly("10.98.2.1");
+        assertThat(status("clc", "a-holder").getVip()).isEqualTo("10.198.2.1");
+        assertThat(ingressIps("clc", "a-holder")).containsExactly("10.198.2.1");
         assertThat(controller.scrapeMetrics())
                 .containsPattern("juneau_allocation_failures_total\\{reason=\"AddressConflict\"\\} [1-9]");
         settle();
@@ -105,26 +105,26 @@ class ClaimsMockTest extends ScenarioBase {
      */
     @Test
     void twoClaimsFoundOnRestoreAreSettledTheSameWay() {
-        cluster.pool("cld-pool", "bgp", "10.98.3.0/29");
+        cluster.pool("cld-pool", "bgp", "10.198.3.0/29");
         cluster.network("cld-net", "bgp", "cld-pool");
         cluster.service("cld", "a-holder", "cld-net");
-        eventually(() -> assertThat(status("cld", "a-holder").getVip()).isEqualTo("10.98.3.1"));
+        eventually(() -> assertThat(status("cld", "a-holder").getVip()).isEqualTo("10.198.3.1"));
         cluster.service("cld", "z-claimant", "cld-net");
-        eventually(() -> assertThat(status("cld", "z-claimant").getVip()).isEqualTo("10.98.3.2"));
+        eventually(() -> assertThat(status("cld", "z-claimant").getVip()).isEqualTo("10.198.3.2"));
         settle();
 
         controller.close();
-        patchStatus("cld", "z-claimant", st -> st.setVip("10.98.3.1"));
+        patchStatus("cld", "z-claimant", st -> st.setVip("10.198.3.1"));
         restartController();
         eventually(() -> {
             ServiceLoadBalancerStatus z = status("cld", "z-claimant");
-            assertThat(z.getVip()).isNotNull().isNotEqualTo("10.98.3.1");
+            assertThat(z.getVip()).isNotNull().isNotEqualTo("10.198.3.1");
             assertThat(ingressIps("cld", "z-claimant")).containsExactly(z.getVip());
         });
         assertThat(cluster.events("cld", "z-claimant", JuneauConstants.EVENT_ALLOCATION_FAILED))
                 .anySatisfy(e -> assertThat(e.getMessage()).contains(JuneauConstants.REASON_ADDRESS_CONFLICT)
                         .contains("cld/a-holder"));
-        assertThat(status("cld", "a-holder").getVip()).isEqualTo("10.98.3.1");
+        assertThat(status("cld", "a-holder").getVip()).isEqualTo("10.198.3.1");
         cluster.service("cld", "new", "cld-net");
         eventually(() -> assertThat(status("cld", "new").getVip()).isNotNull());
         settle();

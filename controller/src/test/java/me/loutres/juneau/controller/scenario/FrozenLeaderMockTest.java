@@ -31,7 +31,7 @@ class FrozenLeaderMockTest {
     @Test
     void aLeaderCutOffFromTheApiServerStopsWritingAtItsDeadlineWhileTheStandbyTakesOver() throws Exception {
         try (MockCluster c = new MockCluster(); FreezingRelay relay = new FreezingRelay(c.server().port())) {
-            c.pool("frz-pool", "bgp", "10.99.0.0/24");
+            c.pool("frz-pool", "bgp", "10.199.0.0/24");
             c.network("frz-net", "bgp", "frz-pool");
             // the faster setting of docs/operations.md: shorter deadlines flap under a loaded test machine
             ControllerOptions fast = MockCluster.fastOptions("frozen-leader").withLease(Duration.ofSeconds(4),

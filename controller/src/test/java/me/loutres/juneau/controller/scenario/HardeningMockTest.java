@@ -265,7 +265,7 @@ class HardeningMockTest extends ScenarioBase {
      */
     @Test
     void aNetworkTheSharedReaderRefusesGivesNoAddressAndIsNamedOnce() {
-        cluster.pool("unread-pool", "bgp", "10.96.0.0/30");
+        cluster.pool("unread-pool", "bgp", "10.196.0.0/30");
         cluster.beforeTheWebhook(() -> {
             ExternalNetwork n = new ExternalNetwork();
             n.getMetadata().setName("unread-net");
@@ -297,7 +297,7 @@ class HardeningMockTest extends ScenarioBase {
      */
     @Test
     void aServiceLoadBalancerTheSharedReaderRefusesIsLeftAloneAndItsVipStaysReserved() {
-        cluster.pool("unslb-pool", "bgp", "10.97.0.0/30");   // usable: .1 and .2
+        cluster.pool("unslb-pool", "bgp", "10.197.0.0/30");   // usable: .1 and .2
         cluster.network("unslb-net", "bgp", "unslb-pool");
         controller.close();
         Service bad = cluster.service("unslb", "bad", "unslb-net");
@@ -314,7 +314,7 @@ class HardeningMockTest extends ScenarioBase {
             ServiceLoadBalancer created = cluster.client().resources(ServiceLoadBalancer.class).inNamespace("unslb")
                     .resource(slb).create();
             ServiceLoadBalancerStatus st = new ServiceLoadBalancerStatus();
-            st.setVip("10.97.0.1");
+            st.setVip("10.197.0.1");
             st.setAddressPool("unslb-pool");
             created.setStatus(st);
             cluster.client().resources(ServiceLoadBalancer.class).inNamespace("unslb").resource(created).updateStatus();
@@ -323,11 +323,11 @@ class HardeningMockTest extends ScenarioBase {
         restartController();
         cluster.service("unslb", "good", "unslb-net");
         eventually(() -> assertThat(status("unslb", "good").getVip()).as("the refused record's VIP stays reserved")
-                .isEqualTo("10.97.0.2"));
+                .isEqualTo("10.197.0.2"));
         eventually(() -> assertThat(cluster.events("unslb", "bad", JuneauConstants.EVENT_MALFORMED_STATUS))
                 .singleElement().satisfies(e -> assertThat(e.getMessage())
                         .contains("cannot be read: metadata.finalizers[1]: null is not a valid list entry")
-                        .contains("VIP 10.97.0.1 stays reserved").doesNotContain("Exception")));
+                        .contains("VIP 10.197.0.1 stays reserved").doesNotContain("Exception")));
         settle();
         ServiceLoadBalancerStatus left = status("unslb", "bad");
         assertThat(left.getPhase()).as("left exactly as it is").isNull();
@@ -344,7 +344,7 @@ class HardeningMockTest extends ScenarioBase {
      */
     @Test
     void anAdvertisementTheSharedReaderRefusesIsNamedOnceAndKeepsItsNode() {
-        cluster.pool("unarp-pool", "arp", "10.98.0.1-10.98.0.4");
+        cluster.pool("unarp-pool", "arp", "10.198.0.1-10.198.0.4");
         cluster.network("unarp-net", "arp", "unarp-pool");
         cluster.service("unarp", "web", "unarp-net");
         cluster.endpoints("unarp", "web", "unarp-node");
