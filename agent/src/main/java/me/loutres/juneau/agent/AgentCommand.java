@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 @Command(name = "agent", mixinStandardHelpOptions = true,
         description = {"Run the node agent: answers ARP for the VIPs this node owns (ARPAdvertisements labelled"
                 + " juneau.loutres.me/node=<node>), sends gratuitous ARP on takeover, keeps the Lease"
-                + " juneau-agent-<node> in juneau-system.",
+                + " juneau-agent-<node> in juneau-system; announces the node's BGP routes through a BIRD 2 child"
+                + " process.",
                 "Needs CAP_NET_RAW and the host's network. Uses the in-cluster service account by default, or"
                         + " --kubeconfig."})
 public final class AgentCommand implements Callable<Integer> {
@@ -64,6 +65,20 @@ public final class AgentCommand implements Callable<Integer> {
                     + " 0 sends none (default: ${DEFAULT-VALUE})")
     long garpWindowMs;
 
+    @Option(names = "--bird", paramLabel = "PATH",
+            description = "the BIRD 2 daemon that announces the node's BGP routes (default: bird on the PATH, else"
+                    + " /usr/sbin/bird); started only when the node has BGP peers or routes")
+    Path bird;
+
+    @Option(names = "--bird-dir", paramLabel = "DIR", defaultValue = "/run/juneau/bird",
+            description = "BIRD's configuration and control socket, made mode 0700: it holds MD5 passwords"
+                    + " (default: ${DEFAULT-VALUE})")
+    Path birdDir;
+
+    @Option(names = "--router-id", paramLabel = "IP",
+            description = "the BGP router id (default: the Node's InternalIP)")
+    String routerId;
+
     @Option(names = "--no-gratuitous-arp",
             description = "send no gratuitous ARP at all (only answer requests); neighbour caches then keep a moved"
                     + " VIP's old MAC until they expire it: for tests and troubleshooting only")
@@ -93,6 +108,12 @@ public final class AgentCommand implements Callable<Integer> {
             System.err.println("juneau agent: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
+        if (routerId != null && !me.loutres.juneau.ip.Ipv4.isValid(routerId)) {
+            System.err.println("juneau agent: --router-id: '" + routerId + "' is not an IPv4 address");
+            return EXIT_BAD_INPUT;
+        }
+        BgpOptions bgp = new BgpOptions(bird != null ? bird : BgpOptions.locate("bird"), birdDir, routerId,
+                java.util.List.of());
         Config config;
         try {
             config = ClientConfig.of(kubeconfig);
@@ -103,7 +124,8 @@ public final class AgentCommand implements Callable<Integer> {
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             NodeAgent agent;
             try {
-                agent = NodeAgent.start(client, options, new JnaPacketSockets(), Interfaces::list);
+                agent = NodeAgent.start(client, options, bgp, java.time.Clock.systemUTC(), new JnaPacketSockets(),
+                        Interfaces::list);
             } catch (IOException e) {
                 System.err.println("juneau agent: cannot start: " + e.getMessage());
                 return EXIT_BAD_INPUT;

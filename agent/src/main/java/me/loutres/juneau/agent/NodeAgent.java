@@ -7,9 +7,8 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,13 @@ import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.agent.own.AdvertisementRead;
 import me.loutres.juneau.agent.own.Claim;
-import me.loutres.juneau.agent.own.Ownership;
+import me.loutres.juneau.agent.bgp.BgpDriver;
+import me.loutres.juneau.agent.bgp.SessionReport;
+import me.loutres.juneau.agent.kube.ArpStatusWriter;
+import me.loutres.juneau.agent.kube.NodeSources;
+import me.loutres.juneau.agent.kube.SessionWriter;
+import me.loutres.juneau.agent.plan.NodePlan;
+import me.loutres.juneau.agent.plan.NodePlanner;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.ip.Ipv4;
@@ -78,10 +83,20 @@ public final class NodeAgent implements AutoCloseable {
     private final ControllerRuntime runtime;
     private final WorkQueue<String> queue;
     private final OpsServer ops;
-    private final Map<Long, Instant> announcedAt = new HashMap<>();
-    private final Map<String, Retry> statusRetries = new HashMap<>();
+    private final NodeSources sources;
+    private final BgpDriver bgp;
+    private final SessionWriter sessions;
+    private List<String> lastPlanProblems = List.of();
+    /** BGP work runs on its own thread: BIRD and the BGPSession writes must never slow the ARP loop down. */
+    private final ScheduledExecutorService bgpThread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "juneau-agent-bgp");
+        t.setDaemon(true);
+        return t;
+    });
+    private final java.util.concurrent.atomic.AtomicReference<NodePlan> nextPlan =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private final ArpStatusWriter statuses;
     private final Map<Long, Long> lastConflictEvent = new ConcurrentHashMap<>();
-    private Map<Long, String> lastProblems = Map.of();
     private final Map<String, AdvertisementRead> reads = new HashMap<>();
     private Map<String, String> lastSkipped = Map.of();
     private volatile long pendingSince;
@@ -96,11 +111,8 @@ public final class NodeAgent implements AutoCloseable {
     private long cacheCheckSince;
     private long lastCacheCheck;
 
-    private record Retry(long notBeforeNanos, int failures) {
-    }
-
-    private NodeAgent(KubernetesClient client, AgentOptions options, PacketSocket sockets,
-            Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+    private NodeAgent(KubernetesClient client, AgentOptions options, BgpOptions bgpOptions, Clock clock,
+            PacketSocket sockets, Supplier<List<InterfaceInfo>> interfaces) throws IOException {
         this.client = client;
         this.options = options;
         this.interfaces = interfaces;
@@ -112,11 +124,16 @@ public final class NodeAgent implements AutoCloseable {
         });
         this.speaker = new Speaker(sockets, options.announce(), timer, metrics, this::conflict);
         this.reporter = new Reporter(client, options.node());
+        this.statuses = new ArpStatusWriter(reporter, metrics, options.node(), MAX_BACKOFF);
         this.api = new ApiReachability(() -> "answering ARP for " + speaker.answering().size()
                 + " VIP(s) from memory meanwhile");
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api);
         this.informer = newInformer();
+        this.sources = new NodeSources(client, options.node(), options.namespace(), bgpOptions.routerId(), clock,
+                this::kick);
+        this.bgp = new BgpDriver(bgpOptions.settings(), metrics, clock);
+        this.sessions = new SessionWriter(client, options.node(), reporter, clock);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
         this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
                 .withBackoff(Duration.ofMillis(200), MAX_BACKOFF));
@@ -158,13 +175,20 @@ public final class NodeAgent implements AutoCloseable {
     /** Starts watching, answering and renewing; returns at once (the first list may still be under way). */
     public static NodeAgent start(KubernetesClient client, AgentOptions options, PacketSocket sockets,
             Supplier<List<InterfaceInfo>> interfaces) throws IOException {
-        NodeAgent agent = new NodeAgent(client, options, sockets, interfaces);
+        return start(client, options, BgpOptions.defaults(), Clock.systemUTC(), sockets, interfaces);
+    }
+
+    /** As above, with BIRD's settings and the clock given (docs/bgp.md). */
+    public static NodeAgent start(KubernetesClient client, AgentOptions options, BgpOptions bgpOptions, Clock clock,
+            PacketSocket sockets, Supplier<List<InterfaceInfo>> interfaces) throws IOException {
+        NodeAgent agent = new NodeAgent(client, options, bgpOptions, clock, sockets, interfaces);
         LOG.info("node agent for node {} starting: Lease {}/{}, interfaces {}", options.node(), options.namespace(),
                 agent.lease.name(), options.interfaces().isEmpty() ? "chosen by prefix" : options.interfaces());
         agent.runtime.startWithoutLeaderElection();
         agent.queue.add(options.node());
         agent.lease.start();
         agent.informer.start();
+        agent.sources.start();
         return agent;
     }
 
@@ -340,8 +364,9 @@ public final class NodeAgent implements AutoCloseable {
             firstListDone = true;
             LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
         }
-        SortedMap<Long, Claim> owned = Ownership.of(options.node(), list);
-        SortedMap<String, String> invalid = Ownership.invalid(options.node(), list);
+        NodePlan plan = NodePlanner.plan(sources.view(list));
+        SortedMap<Long, Claim> owned = plan.arpOwned();
+        SortedMap<String, String> invalid = plan.arpInvalid();
         reportSkipped(invalid);
         List<InterfaceInfo> ifs = interfaces.get();
         Map<Long, Speaker.Binding> desired = new HashMap<>();
@@ -368,7 +393,7 @@ public final class NodeAgent implements AutoCloseable {
         Map<Long, Speaker.Binding> now = speaker.answering();
         lease.owning(!now.isEmpty());
         for (Speaker.Binding b : applied.gained()) {
-            announcedAt.put(b.claim().vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            statuses.gained(b.claim().vip());
             LOG.info("answering ARP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
                     b.claim().advertisement());
             if (b.claim().hasService()) {
@@ -379,13 +404,53 @@ public final class NodeAgent implements AutoCloseable {
         }
         for (Long vip : before.keySet()) {
             if (!now.containsKey(vip) && !speaker.suspended()) {
-                announcedAt.remove(vip);
+                statuses.lost(vip);
                 LOG.info("stopped answering ARP for {}", Ipv4.format(vip));
             }
         }
-        logProblems(problems, owned);
-        writeStatuses(list, owned, now, problems);
-        writeInvalidStatuses(list, invalid);
+        statuses.logProblems(problems, owned);
+        statuses.writeStatuses(list, owned, now, problems);
+        statuses.writeInvalidStatuses(list, invalid);
+        if (sources.synced()) {
+            announce(plan);
+        }
+    }
+
+    /**
+     * Hands the BGP half of the plan to the BGP thread, which carries out the latest one (plans that arrive while it
+     * works are coalesced).
+     */
+    private void announce(NodePlan plan) {
+        if (nextPlan.getAndSet(plan) == null && !stopping) {
+            bgpThread.execute(this::announceLatest);
+        }
+    }
+
+    /** On the BGP thread: BIRD runs the plan, the BGPSessions say what BIRD reports (docs/bgp.md). */
+    private void announceLatest() {
+        NodePlan plan = nextPlan.getAndSet(null);
+        if (plan == null || stopping) {
+            return;
+        }
+        try {
+            if (sources.refreshSecrets()) {
+                kick(); // a password appeared or changed: plan again with it
+            }
+            if (!plan.problems().equals(lastPlanProblems)) {
+                List<String> before = lastPlanProblems;
+                plan.problems().stream().filter(p -> !before.contains(p)).forEach(p -> LOG.warn("BGP: {}", p));
+                lastPlanProblems = plan.problems();
+            }
+            List<SessionReport> reports = bgp.apply(plan);
+            sessions.write(plan.sessions(), reports);
+        } catch (RuntimeException e) {
+            LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
+        }
+    }
+
+    /** BIRD's pid, or -1 when none runs (tests). */
+    public long birdPid() {
+        return bgp.birdPid();
     }
 
     private static Map<String, String> versions(List<GenericKubernetesResource> list) {
@@ -443,79 +508,6 @@ public final class NodeAgent implements AutoCloseable {
         lastSkipped = Map.copyOf(skipped);
     }
 
-    /** Advertisements for this node that read but cannot be answered: status {@code Announced=False InvalidConfig}. */
-    private void writeInvalidStatuses(List<ARPAdvertisement> list, Map<String, String> invalid) {
-        for (ARPAdvertisement a : list) {
-            String name = a.getMetadata().getName();
-            String problem = invalid.get(name);
-            if (problem == null || a.getSpec() == null || !options.node().equals(a.getSpec().getNodeName())) {
-                continue; // the status belongs to the node the spec names (SPEC §2.2)
-            }
-            writeStatus(a, new Reporter.Wanted(null, null, null, JuneauConstants.REASON_INVALID_CONFIG, problem));
-        }
-    }
-
-    private void logProblems(Map<Long, String[]> problems, SortedMap<Long, Claim> owned) {
-        Map<Long, String> flat = new HashMap<>();
-        problems.forEach((vip, p) -> flat.put(vip, p[0] + ": " + p[1]));
-        if (!flat.equals(lastProblems)) {
-            flat.forEach((vip, p) -> {
-                if (!p.equals(lastProblems.get(vip))) {
-                    LOG.warn("cannot answer ARP for {} ({}): {}", Ipv4.format(vip), owned.get(vip).advertisement(), p);
-                }
-            });
-            lastProblems = flat;
-        }
-    }
-
-    private void writeStatuses(List<ARPAdvertisement> list, SortedMap<Long, Claim> owned,
-            Map<Long, Speaker.Binding> answering, Map<Long, String[]> problems) {
-        Map<String, ARPAdvertisement> byName = new HashMap<>();
-        list.forEach(a -> byName.put(a.getMetadata().getName(), a));
-        statusRetries.keySet().retainAll(byName.keySet());
-        for (Claim c : owned.values()) {
-            ARPAdvertisement current = byName.get(c.advertisement());
-            Speaker.Binding b = answering.get(c.vip());
-            Reporter.Wanted wanted;
-            if (b != null) {
-                Instant since = announcedAt.getOrDefault(c.vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
-                wanted = new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
-                        JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
-                                + b.iface().name() + " with " + b.iface().mac());
-            } else if (problems.containsKey(c.vip())) {
-                String[] p = problems.get(c.vip());
-                wanted = new Reporter.Wanted(null, null, null, p[0], p[1]);
-            } else {
-                continue; // suspended after a pause: say nothing until the fresh list
-            }
-            if (current != null) {
-                writeStatus(current, wanted);
-            }
-        }
-    }
-
-    /** Writes a status unless it is already there, retrying a failed write with backoff (per advertisement). */
-    private void writeStatus(ARPAdvertisement current, Reporter.Wanted wanted) {
-        String name = current.getMetadata().getName();
-        if (reporter.upToDate(current, wanted)) {
-            statusRetries.remove(name);
-            return;
-        }
-        long nowNanos = System.nanoTime();
-        Retry retry = statusRetries.get(name);
-        if (retry != null && nowNanos < retry.notBeforeNanos()) {
-            return;
-        }
-        if (reporter.writeStatus(current, wanted)) {
-            statusRetries.remove(name);
-        } else {
-            metrics.statusWriteFailed();
-            int failures = retry == null ? 1 : retry.failures() + 1;
-            long delay = Math.min(MAX_BACKOFF.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
-            statusRetries.put(name, new Retry(nowNanos + delay, failures));
-        }
-    }
-
     private void conflict(Claim claim, InterfaceInfo iface, MacAddress other) {
         long now = System.nanoTime();
         Long last = lastConflictEvent.get(claim.vip());
@@ -533,15 +525,26 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** SIGTERM: stop answering first, then release the Lease so the controller moves the VIPs at once. */
+    /**
+     * SIGTERM: stop answering ARP and withdraw every BGP route first, then release the Lease so the controller moves
+     * the VIPs at once.
+     */
     @Override
     public void close() {
         stopping = true;
         runtime.close();
         speaker.close();
         LOG.info("stopped answering ARP (shutdown)");
+        bgpThread.shutdown();
+        try {
+            bgpThread.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        bgp.close(); // withdraws every route and waits for BIRD to send the withdrawals, then stops it
         lease.close();
         informer.stop();
+        sources.close();
         if (ops != null) {
             ops.close();
         }

@@ -48,6 +48,10 @@ public final class LocalApiServer implements AutoCloseable {
     private static final List<String> NAMESPACES = List.of("default", "kube-system", "kube-public",
             "kube-node-lease", "juneau-system");
 
+    /** The ServiceCIDR every cluster has, as kube-apiserver names it. */
+    public static final String DEFAULT_SERVICE_CIDR_NAME = "kubernetes";
+    public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/12";
+
     private final Registry registry = new Registry();
     private final Store store = new Store();
     private volatile Admission admission = Admission.NONE;
@@ -147,6 +151,13 @@ public final class LocalApiServer implements AutoCloseable {
                 o.putObject("metadata").put("name", ns);
                 ops.create(system, ops.namespaces(), null, o);
             }
+            // kube-apiserver creates the default ServiceCIDR from its --service-cluster-ip-range; ClusterIPs here
+            // come from 10.96.0.0/12 too (Strategies)
+            ObjectNode serviceCidr = JsonNodeFactory.instance.objectNode();
+            serviceCidr.put("apiVersion", "networking.k8s.io/v1").put("kind", "ServiceCIDR");
+            serviceCidr.putObject("metadata").put("name", DEFAULT_SERVICE_CIDR_NAME);
+            serviceCidr.putObject("spec").putArray("cidrs").add(DEFAULT_SERVICE_CIDR);
+            ops.create(system, registry.find("networking.k8s.io/v1", "servicecidrs").orElseThrow(), null, serviceCidr);
             ResourceType crds = registry.find("apiextensions.k8s.io/v1", "customresourcedefinitions").orElseThrow();
             for (String plural : CRD_FILES) {
                 try (InputStream in = LocalApiServer.class.getResourceAsStream("crds/" + plural + "."
@@ -271,6 +282,14 @@ public final class LocalApiServer implements AutoCloseable {
 
     /** Writes a kubeconfig for kubectl (admin identity), readable by the owner only. */
     public Path writeKubeconfig(Path file) throws IOException {
+        return writeKubeconfig(file, "juneau-admin", Identities.ADMIN_TOKEN);
+    }
+
+    /**
+     * Writes a kubeconfig for one identity ({@code token} of {@link Identities}), readable by the owner only: a
+     * controller or agent started with it acts as that component's service account does in a cluster.
+     */
+    public Path writeKubeconfig(Path file, String user, String token) throws IOException {
         String yaml = String.join("\n",
                 "apiVersion: v1",
                 "kind: Config",
@@ -280,14 +299,14 @@ public final class LocalApiServer implements AutoCloseable {
                 "    server: " + url(),
                 "    certificate-authority-data: " + caData(),
                 "users:",
-                "- name: juneau-admin",
+                "- name: " + user,
                 "  user:",
-                "    token: " + Identities.ADMIN_TOKEN,
+                "    token: " + token,
                 "contexts:",
                 "- name: juneau-local",
                 "  context:",
                 "    cluster: juneau-local",
-                "    user: juneau-admin",
+                "    user: " + user,
                 "    namespace: default",
                 "current-context: juneau-local",
                 "");

@@ -32,6 +32,9 @@ final class Registry {
         builtIn("", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, false, List.of("sa"), age);
         builtIn("discovery.k8s.io", "v1", "endpointslices", "endpointslice", "EndpointSlice", true, false, List.of(),
                 TableConverter.endpointSliceColumns());
+        // the Service ranges the cluster reports (Kubernetes 1.33+); Juneau's webhook keeps VIPs out of them
+        builtIn("networking.k8s.io", "v1", "servicecidrs", "servicecidr", "ServiceCIDR", false, true, List.of(),
+                List.of(TableConverter.col("CIDRs", ".spec.cidrs"), TableConverter.age()));
         builtIn("coordination.k8s.io", "v1", "leases", "lease", "Lease", true, false, List.of(),
                 List.of(TableConverter.col("Holder", ".spec.holderIdentity"), TableConverter.age()));
         builtIn("apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",

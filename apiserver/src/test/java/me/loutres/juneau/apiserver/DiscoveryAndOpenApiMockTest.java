@@ -45,6 +45,18 @@ class DiscoveryAndOpenApiMockTest extends ApiServerFixture {
     }
 
     @Test
+    void servesServiceCidrsWithTheDefaultOneAKubeApiServerCreates() {
+        Reply discovery = get("/apis/networking.k8s.io/v1");
+        assertThat(discovery.body().path("resources").toString()).contains("\"servicecidrs\"", "\"ServiceCIDR\"");
+        Reply list = get("/apis/networking.k8s.io/v1/servicecidrs");
+        assertThat(list.code()).isEqualTo(200);
+        assertThat(list.body().path("items")).hasSize(1);
+        JsonNode cidr = list.body().path("items").get(0);
+        assertThat(cidr.path("metadata").path("name").asText()).isEqualTo("kubernetes");
+        assertThat(cidr.path("spec").path("cidrs").toString()).isEqualTo("[\"10.96.0.0/12\"]");
+    }
+
+    @Test
     void strictFieldValidationRefusesUnknownFieldsOfCustomResources() {
         Reply r = post("/apis/juneau.loutres.me/v1alpha1/addresspools?fieldValidation=Strict",
                 "{\"apiVersion\":\"juneau.loutres.me/v1alpha1\",\"kind\":\"AddressPool\",\"metadata\":{\"name\":"

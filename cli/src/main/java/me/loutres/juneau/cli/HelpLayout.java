@@ -38,9 +38,23 @@ public final class HelpLayout {
         return cl;
     }
 
+    /** A command that words some of its usage errors itself, saying what to do instead of what picocli found. */
+    public interface UsageHint {
+        /** The one-line message for the error, or null for picocli's own. */
+        String hint(CommandLine.ParameterException e);
+    }
+
     /** {@code error: <what picocli found> (see 'juneau <command> --help')}, on one line. */
     static String usageError(CommandLine.ParameterException ex, CommandSpec spec) {
         String message = ex.getMessage() == null ? "bad usage" : ex.getMessage().strip().split("\\R", 2)[0];
+        if (spec.userObject() instanceof UsageHint h && h.hint(ex) != null) {
+            message = h.hint(ex);
+        } else if (ex instanceof UnmatchedArgumentException u && !spec.subcommands().isEmpty()
+                && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")
+                && spec.positionalParameters().isEmpty()) {
+            // picocli says "Unmatched argument at index 0: 'bogus'" for a word where a command was expected
+            message = "unknown command \"" + u.getUnmatched().get(0) + "\"";
+        }
         StringBuilder sb = new StringBuilder("error: ").append(message);
         if (ex instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
             sb.append("; did you mean ").append(String.join(" or ", u.getSuggestions())).append('?');

@@ -123,4 +123,23 @@ class UsageTest {
         assertThat(lifetime.err()).isEqualTo("error: Invalid value for option '--lifetime': lifetime '99999999999999999999y' "
                 + "is not understood; use e.g. 2160h, 90d, 1y, 1h30m or P90D (see 'juneau certs generate --help')\n");
     }
+
+    @Test
+    void anUnknownCommandIsNamedAsOne() {
+        CommandRun run = CommandRun.of("bogus");
+        assertThat(run.exit()).isEqualTo(Juneau.EXIT_UNAVAILABLE);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("error: unknown command \"bogus\" (see 'juneau --help')\n");
+        // a near miss still gets picocli's suggestion
+        assertThat(CommandRun.of("validat").err()).startsWith("error: unknown command \"validat\"; did you mean validate?");
+    }
+
+    @Test
+    void aFilenameOptionWithoutItsPathSaysHowToGiveSeveral() {
+        CommandRun run = CommandRun.of("validate", "-f");
+        assertThat(run.exit()).isEqualTo(Juneau.EXIT_UNAVAILABLE);
+        assertThat(run.err()).isEqualTo("error: -f takes one path; repeat -f or list the paths after the options "
+                + "(see 'juneau validate --help')\n");
+        assertThat(CommandRun.of("validate", "-f", "-o", "json").err()).startsWith("error: -f takes one path;");
+    }
 }

@@ -50,10 +50,24 @@ public final class ControllerCommand implements Callable<Integer> {
             description = "Services reconciled in parallel (default: ${DEFAULT-VALUE})")
     int workers;
 
-    @Option(names = "--lease-duration", defaultValue = "15", paramLabel = "SECONDS",
-            description = "how long a Lease is valid without renewal; a standby takes over within it"
-                    + " (default: ${DEFAULT-VALUE})")
-    int leaseSeconds;
+    @Option(names = "--lease-duration", defaultValue = "15s", paramLabel = "DURATION",
+            description = "how long a Lease is valid without renewal: a standby takes it over this long after it last"
+                    + " saw it renewed (default: ${DEFAULT-VALUE}; 15, 15s, 1500ms, 1m)")
+    String leaseDuration;
+
+    @Option(names = "--renew-deadline", defaultValue = "10s", paramLabel = "DURATION",
+            description = "the leader stops writing when its last successful renew is older than this; shorter than"
+                    + " --lease-duration (default: ${DEFAULT-VALUE})")
+    String renewDeadline;
+
+    @Option(names = "--retry-period", defaultValue = "2s", paramLabel = "DURATION",
+            description = "how often the leader renews and a standby tries to take the Lease; shorter than"
+                    + " --renew-deadline (default: ${DEFAULT-VALUE})")
+    String retryPeriod;
+
+    @Option(names = "--arp-without-agents", description = "elect nodes without a juneau-agent Lease to answer ARP;"
+            + " only where no agent runs by design (a local stack): in a cluster nobody would answer for such a node")
+    boolean arpWithoutAgents;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -67,18 +81,19 @@ public final class ControllerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Logging.quietUnlessConfigured();
-        if (leaseSeconds < 3) {
-            System.err.println("juneau controller: --lease-duration must be at least 3 seconds, got " + leaseSeconds);
+        Leadership.Timing timing;
+        try {
+            timing = new Leadership.Timing(duration("--lease-duration", leaseDuration),
+                    duration("--renew-deadline", renewDeadline), duration("--retry-period", retryPeriod));
+        } catch (IllegalArgumentException e) {
+            System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
-        Duration lease = Duration.ofSeconds(leaseSeconds);
-        Leadership.Timing timing = new Leadership.Timing(lease, lease.multipliedBy(2).dividedBy(3),
-                lease.dividedBy(7));
         ControllerOptions options;
         try {
             options = ControllerOptions.defaults(identity != null ? identity : defaultIdentity())
                     .withNamespace(namespace).withLeaseName(leaseName).withMetricsPort(metricsPort)
-                    .withWorkers(workers).withLease(timing);
+                    .withWorkers(workers).withLease(timing).withArpWithoutAgents(arpWithoutAgents);
         } catch (IllegalArgumentException e) {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;
@@ -95,6 +110,27 @@ public final class ControllerCommand implements Callable<Integer> {
             UntilSignal.await(JuneauController.start(client, options), "juneau-shutdown");
         }
         return 0;
+    }
+
+    /** {@code 15} (seconds), {@code 2.5s}, {@code 1500ms} or {@code 1m}; more than zero. */
+    static Duration duration(String flag, String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)?")
+                .matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(flag + " must be a duration such as 15s, 2.5s, 1500ms or 1m, got \""
+                    + text + "\"");
+        }
+        java.math.BigDecimal n = new java.math.BigDecimal(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        java.math.BigDecimal millis = switch (unit) {
+            case "ms" -> n;
+            case "m" -> n.multiply(java.math.BigDecimal.valueOf(60_000));
+            default -> n.multiply(java.math.BigDecimal.valueOf(1000));
+        };
+        if (millis.signum() <= 0 || millis.compareTo(java.math.BigDecimal.valueOf(86_400_000L)) > 0) {
+            throw new IllegalArgumentException(flag + " must be more than 0 and at most 24h, got \"" + text + "\"");
+        }
+        return Duration.ofMillis(millis.longValue());
     }
 
     static String defaultIdentity() {

@@ -15,9 +15,12 @@ import me.loutres.juneau.runtime.Leadership;
  * @param workers     Service keys reconciled in parallel (one key is never reconciled twice at once)
  * @param lease       Lease timing
  * @param clock       time source of condition and event timestamps
+ * @param arpWithoutAgents a node without an agent Lease may still be elected to answer ARP: only for a stack that
+ *                    runs no agents at all ({@code juneau demo}, {@code juneau up}); in a cluster such a node would
+ *                    be a silent blackhole (docs/phases-and-conditions.md)
  */
 public record ControllerOptions(String namespace, String leaseName, String identity, int metricsPort, int workers,
-        Leadership.Timing lease, Clock clock) {
+        Leadership.Timing lease, Clock clock, boolean arpWithoutAgents) {
 
     public static final String DEFAULT_LEASE_NAME = "juneau-controller";
     public static final int DEFAULT_METRICS_PORT = 8080;
@@ -34,31 +37,32 @@ public record ControllerOptions(String namespace, String leaseName, String ident
 
     public static ControllerOptions defaults(String identity) {
         return new ControllerOptions(JuneauConstants.SYSTEM_NAMESPACE, DEFAULT_LEASE_NAME, identity, DEFAULT_METRICS_PORT,
-                DEFAULT_WORKERS, Leadership.Timing.defaults(), Clock.systemUTC());
+                DEFAULT_WORKERS, Leadership.Timing.defaults(), Clock.systemUTC(), false);
     }
 
     public ControllerOptions withNamespace(String ns) {
-        return new ControllerOptions(ns, leaseName, identity, metricsPort, workers, lease, clock);
+        return new ControllerOptions(ns, leaseName, identity, metricsPort, workers, lease, clock, arpWithoutAgents);
     }
 
     public ControllerOptions withLeaseName(String name) {
-        return new ControllerOptions(namespace, name, identity, metricsPort, workers, lease, clock);
+        return new ControllerOptions(namespace, name, identity, metricsPort, workers, lease, clock, arpWithoutAgents);
     }
 
     public ControllerOptions withIdentity(String id) {
-        return new ControllerOptions(namespace, leaseName, id, metricsPort, workers, lease, clock);
+        return new ControllerOptions(namespace, leaseName, id, metricsPort, workers, lease, clock, arpWithoutAgents);
     }
 
     public ControllerOptions withMetricsPort(int port) {
-        return new ControllerOptions(namespace, leaseName, identity, port, workers, lease, clock);
+        return new ControllerOptions(namespace, leaseName, identity, port, workers, lease, clock, arpWithoutAgents);
     }
 
     public ControllerOptions withWorkers(int n) {
-        return new ControllerOptions(namespace, leaseName, identity, metricsPort, n, lease, clock);
+        return new ControllerOptions(namespace, leaseName, identity, metricsPort, n, lease, clock, arpWithoutAgents);
     }
 
     public ControllerOptions withLease(Leadership.Timing timing) {
-        return new ControllerOptions(namespace, leaseName, identity, metricsPort, workers, timing, clock);
+        return new ControllerOptions(namespace, leaseName, identity, metricsPort, workers, timing, clock,
+                arpWithoutAgents);
     }
 
     /** Short Lease timing for tests and the demo: a standby takes over within {@code leaseDuration}. */
@@ -66,7 +70,11 @@ public record ControllerOptions(String namespace, String leaseName, String ident
         return withLease(new Leadership.Timing(leaseDuration, renewDeadline, retryPeriod));
     }
 
+    public ControllerOptions withArpWithoutAgents(boolean allowed) {
+        return new ControllerOptions(namespace, leaseName, identity, metricsPort, workers, lease, clock, allowed);
+    }
+
     public ControllerOptions withClock(Clock c) {
-        return new ControllerOptions(namespace, leaseName, identity, metricsPort, workers, lease, c);
+        return new ControllerOptions(namespace, leaseName, identity, metricsPort, workers, lease, c, arpWithoutAgents);
     }
 }

@@ -7,12 +7,14 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -20,6 +22,7 @@ import me.loutres.juneau.controller.cache.RecentWrites;
 import me.loutres.juneau.controller.reconcile.Requeue;
 import me.loutres.juneau.controller.reconcile.ServiceReconciler;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.view.NodeInternalIps;
 
 /**
@@ -66,6 +69,8 @@ final class EventRouter {
             requeue.pool(n.getMetadata().getName());
             if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddresses(),
                     n.getSpec() == null ? null : n.getSpec().getAddresses())) {
+                // the ranges changed: whether another pool overlaps this one may have too (pools are few)
+                allPools();
                 for (ExternalNetwork net : cache.networksListing(n.getMetadata().getName())) {
                     servicesOf(net.getMetadata().getName());
                 }
@@ -73,6 +78,12 @@ final class EventRouter {
         }));
         cache.onExternalNetworks(handler(null, (o, n) -> {
             requeue.network(n.getMetadata().getName());
+            if (o == null || n == o || !Objects.equals(o.getSpec() == null ? null : o.getSpec().getAddressPools(),
+                    n.getSpec() == null ? null : n.getSpec().getAddressPools())) {
+                // which pools are listed twice may have changed: every network and pool says it again if so
+                cache.networks().forEach(net -> requeue.network(net.getMetadata().getName()));
+                allPools();
+            }
             servicesOf(n.getMetadata().getName());
         }));
         cache.onArpAdvertisements(handler(cache.recentArpAdvertisements(), (o, n) -> {
@@ -80,6 +91,22 @@ final class EventRouter {
             String name = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAME);
             if (ns != null && name != null) {
                 requeue.service(new ServiceKey(ns, name));
+            }
+        }));
+        // a session that comes up or goes down changes condition Announced of the Services on its node
+        cache.onBgpSessions(handler(null, (o, n) -> {
+            // the agent rewrites routesAdvertised with every route: only what the plan reads re-queues, or each
+            // new VIP on a node would re-plan every Service there
+            if (o != null && o != n && sameForPlan(o, n)) {
+                return;
+            }
+            String node = ClusterCache.sessionNode(n);
+            String before = o == null ? null : ClusterCache.sessionNode(o);
+            if (node != null) {
+                cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+            }
+            if (before != null && !before.equals(node)) {
+                cache.servicesWithEndpointsOn(before).forEach(requeue::service);
             }
         }));
         // followed on every replica (a standby's view is current when it takes over); re-queues only when leading
@@ -103,6 +130,8 @@ final class EventRouter {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
                 cache.servicesWithEndpointsOn(n.getMetadata().getName()).forEach(requeue::service);
+            } else {
+                labelsChanged(o, n);
             }
             if (o == null || o == n || !internalIps(o).equals(internalIps(n))) {
                 // node addresses are never handed out from arp pools: their counts change
@@ -115,11 +144,61 @@ final class EventRouter {
         }));
     }
 
+    private void allPools() {
+        cache.pools().forEach(p -> requeue.pool(p.getMetadata().getName()));
+    }
+
+    /**
+     * A Node's labels changed: only Services with an endpoint on that node can be affected, and of those only the
+     * ones whose network's nodeSelector tests a changed label (the index label key → networks), or all of them when
+     * the exclusion label changed (it applies to every network).
+     */
+    private void labelsChanged(Node o, Node n) {
+        Set<String> changed = NodeLabelChange.changedKeys(o.getMetadata().getLabels(), n.getMetadata().getLabels());
+        if (changed.isEmpty()) {
+            return;
+        }
+        List<ServiceKey> onNode = cache.servicesWithEndpointsOn(n.getMetadata().getName());
+        if (onNode.isEmpty()) {
+            return;
+        }
+        if (changed.contains(NodeEligibility.EXCLUDE_LABEL)) {
+            onNode.forEach(requeue::service);
+            return;
+        }
+        Set<String> networks = new java.util.HashSet<>();
+        for (String key : changed) {
+            cache.networksSelectingOn(key).forEach(net -> networks.add(net.getMetadata().getName()));
+        }
+        if (networks.isEmpty()) {
+            return;
+        }
+        for (ServiceKey k : onNode) {
+            Service svc = cache.service(k);
+            String net = svc == null ? null : ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+            // a Service without the annotation uses the default network: re-queue it rather than guess
+            if (net == null || networks.contains(net.trim())) {
+                requeue.service(k);
+            }
+        }
+    }
+
     private void onLease(Lease l, Lease now) {
         String node = NodeLiveness.nodeOf(l);
         if (node != null) {
             liveness.observed(node, now);
         }
+    }
+
+    /** Peer, node, state and error: what condition Announced reads of a BGPSession. */
+    private static boolean sameForPlan(BGPSession a, BGPSession b) {
+        return Objects.equals(ClusterCache.sessionNode(a), ClusterCache.sessionNode(b))
+                && Objects.equals(a.getSpec() == null ? null : a.getSpec().getPeer(),
+                        b.getSpec() == null ? null : b.getSpec().getPeer())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getState(),
+                        b.getStatus() == null ? null : b.getStatus().getState())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getLastError(),
+                        b.getStatus() == null ? null : b.getStatus().getLastError());
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

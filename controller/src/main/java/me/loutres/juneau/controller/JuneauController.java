@@ -109,8 +109,9 @@ public final class JuneauController implements AutoCloseable {
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         MalformedReports malformed = new MalformedReports(events, metrics);
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock(),
-                malformed);
-        this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed);
+                malformed, options.arpWithoutAgents());
+        serviceReconciler.leaseDuration(options.lease().leaseDuration());
+        this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed, options.clock());
         this.networkReconciler = new NetworkReconciler(cache, malformed);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness);

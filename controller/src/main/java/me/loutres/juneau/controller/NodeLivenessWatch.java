@@ -39,6 +39,8 @@ final class NodeLivenessWatch implements AutoCloseable {
     /** Nodes last seen dead (absent = alive or judged by endpoints). */
     private final Map<String, Boolean> dead = new ConcurrentHashMap<>();
     private final PendingLeaseChecks pending = new PendingLeaseChecks();
+    /** Nodes with an agent Lease: only they may answer ARP (unless the controller runs without agents). */
+    private final java.util.Set<String> withAgent = ConcurrentHashMap.newKeySet();
 
     NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading) {
         this.cache = cache;
@@ -49,6 +51,11 @@ final class NodeLivenessWatch implements AutoCloseable {
 
     /** An agent Lease was added, renewed, released or deleted (null {@code now} = deleted). */
     void observed(String node, Lease now) {
+        boolean changed = now == null ? withAgent.remove(node) : withAgent.add(node);
+        if (changed && leading.getAsBoolean()) {
+            // an agent appeared or went: whether the node may be elected to answer ARP changed
+            cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+        }
         judge(node, now);
     }
 

@@ -17,7 +17,10 @@ class ControllerCommandTest {
             "--kubeconfig=/no/such/kubeconfig | --kubeconfig /no/such/kubeconfig is not a readable file",
             "--workers=0 | --workers must be at least 1, got 0",
             "--metrics-port=70000 | --metrics-port must be 0-65535 (or -1 for none), got 70000",
-            "--lease-duration=1 | --lease-duration must be at least 3 seconds, got 1",
+            "--lease-duration=1 | lease timing needs --retry-period < --renew-deadline < --lease-duration, got"
+                    + " 2000ms < 10000ms < 1000ms",
+            "--renew-deadline=soon | --renew-deadline must be a duration such as 15s, 2.5s, 1500ms or 1m, got \"soon\"",
+            "--retry-period=0s | --retry-period must be more than 0 and at most 24h, got \"0s\"",
             "--kubeconfig=pom.xml | --kubeconfig pom.xml cannot be used: "})
     void badInputIsOneClearLineAndExitCode2(String arg, String message) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -48,6 +51,21 @@ class ControllerCommandTest {
         assertThat(code).isEqualTo(2);
         assertThat(out.toString()).isEmpty();
         assertThat(err.toString()).isEqualTo("juneau controller: " + message + " (see --help)" + System.lineSeparator());
+    }
+
+    @ParameterizedTest(name = "{0} -> {1} ms")
+    @CsvSource({"15, 15000", "15s, 15000", "2.5s, 2500", "1500ms, 1500", "1m, 60000", " 4s , 4000"})
+    void durationsAreSecondsByDefaultOrCarryTheirUnit(String text, long millis) {
+        assertThat(ControllerCommand.duration("--x", text)).isEqualTo(java.time.Duration.ofMillis(millis));
+    }
+
+    @Test
+    void theLeaseTimingDefaultsAreClientGos() {
+        ControllerCommand c = new ControllerCommand();
+        new CommandLine(c).parseArgs();
+        assertThat(ControllerCommand.duration("--lease-duration", c.leaseDuration)).hasSeconds(15);
+        assertThat(ControllerCommand.duration("--renew-deadline", c.renewDeadline)).hasSeconds(10);
+        assertThat(ControllerCommand.duration("--retry-period", c.retryPeriod)).hasSeconds(2);
     }
 
     @Test

@@ -97,17 +97,48 @@ class DayOneInstallTest {
         Set<String> built = new TreeSet<>(tags(script("--dry-run")));
         assertThat(built).hasSize(partsWithADockerfile().size()).containsAll(rendered);
 
-        List<String> custom = script("--dry-run", "--registry", "registry.example.com/team/juneau/", "--tag", "1.2.3", "--push");
+        List<String> custom = script("--dry-run", "--builder", "docker", "--registry", "registry.example.com/team/juneau/",
+                "--tag", "1.2.3", "--push");
         assertThat(tags(custom)).allSatisfy(t -> assertThat(t).startsWith("registry.example.com/team/juneau/").endsWith(":1.2.3"));
         assertThat(custom).anySatisfy(l -> assertThat(l).startsWith("+ docker push registry.example.com/team/juneau/controller:1.2.3")
                 .satisfies(x -> assertThat(x).doesNotContain("//")));
         assertThat(custom).anySatisfy(l -> assertThat(l).contains("kustomize edit set image juneau-webhook=registry.example.com/team/juneau/webhook:1.2.3"));
+        // the base is the Dockerfiles' own by default, and a parameter
+        assertThat(tagged(custom)).allSatisfy(l -> assertThat(l).contains("--build-arg BASE=eclipse-temurin:17-jre"));
+        assertThat(tagged(script("--dry-run", "--builder", "docker", "--base", "registry.example.com/mirror/temurin:17")))
+                .hasSize(partsWithADockerfile().size())
+                .allSatisfy(l -> assertThat(l).contains("--build-arg BASE=registry.example.com/mirror/temurin:17"));
+    }
+
+    @Test
+    void theDebianBaseIsMadeFromDebianPackagesAndTheBuildsThenNeedNoNetwork() throws Exception {
+        Path cache = Files.createTempDirectory("images-cache");
+        try {
+            List<String> lines = script("--dry-run", "--builder", "podman", "--base", "debian", "--base-cache", cache.toString(),
+                    "--oci-dir", cache.resolve("oci").toString());
+            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("+ mmdebstrap ")
+                    .contains("--include=openjdk-17-jre-headless,ca-certificates,bird2", " bookworm ", cache.toString()));
+            assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("+ podman import ").endsWith(" localhost/juneau/base-debian:bookworm"));
+            assertThat(tagged(lines)).hasSize(partsWithADockerfile().size()).allSatisfy(l -> assertThat(l)
+                    .contains("--network=none", "--build-arg BASE=localhost/juneau/base-debian:bookworm"));
+            assertThat(lines).anySatisfy(l -> assertThat(l).isEqualTo("+ podman save --format oci-archive -o "
+                    + cache.resolve("oci/agent.oci.tar") + " localhost/juneau/agent:0.1.0"));
+        } finally {
+            try (Stream<Path> files = Files.walk(cache)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static List<String> tagged(List<String> lines) {
+        return lines.stream().filter(l -> l.startsWith("+ ") && l.contains(" -t ")).toList();
     }
 
     @Test
     void theBuildScriptRefusesBadArgumentsInOneLine() throws Exception {
         for (List<String> args : List.of(List.of("--registry", "Not A Registry"), List.of("--bogus"), List.of("--tag"),
-                List.of("--builder", "kaniko"))) {
+                List.of("--builder", "kaniko"), List.of("--base", "not an image"), List.of("--base"),
+                List.of("--base-cache"), List.of("--oci-dir"))) {
             List<String> cmd = new ArrayList<>(List.of("--dry-run"));
             cmd.addAll(args);
             ProcessResult r = run(cmd);
@@ -252,6 +283,15 @@ class DayOneInstallTest {
         assertThat(monitor.path("spec").path("endpoints").get(1).path("tlsConfig").path("serverName").asText())
                 .isIn(JuneauAssert.serviceDnsNames());
         JuneauAssert.noneOfKind(plain, "ServiceMonitor");
+
+        // the agents (host network, no Service) are scraped per pod, on the port their container names
+        JsonNode pods = example.get("PodMonitor", "juneau-agent");
+        JsonNode agent = example.get("DaemonSet", "juneau-agent").path("spec").path("template");
+        assertThat(selects(toMap(pods.path("spec").path("selector").path("matchLabels")), agent.path("metadata").path("labels")))
+                .as("the PodMonitor selects the agent's pods").isTrue();
+        assertThat(pods.path("spec").path("podMetricsEndpoints").findValuesAsText("port")).singleElement()
+                .isIn(agent.path("spec").path("containers").get(0).path("ports").findValuesAsText("name"));
+        JuneauAssert.noneOfKind(plain, "PodMonitor");
     }
 
     @Test

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The Dockerfiles cannot be built here (no Docker engine), so check what can be checked: a JRE base, a non-root
- * numeric user equal to the pods' runAsUser, the jars Maven really produces, the subcommand each image runs, and
- * that the manifests use the image each Dockerfile says it builds.
+ * What the text of the Dockerfiles promises (cli's ImagesIT builds and runs them): a JRE base that is a build
+ * argument, a non-root numeric user equal to the pods' runAsUser, the jars Maven really produces, the licence and
+ * notices, the subcommand each image runs, and that the manifests use the image each Dockerfile says it builds.
  */
 class DockerfilesTest {
     static final Path ROOT = Path.of("..");
@@ -35,8 +35,9 @@ class DockerfilesTest {
     void simpleNonRootJreImageRunningItsSubcommand(String part) throws IOException {
         String text = dockerfile(part);
         List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-        assertThat(lines.get(0)).matches("FROM eclipse-temurin:17-jre");
+        assertThat(lines.subList(0, 2)).containsExactly("ARG BASE=eclipse-temurin:17-jre", "FROM ${BASE}");
         assertThat(lines.stream().filter(l -> l.startsWith("FROM"))).hasSize(1);
+        assertThat(lines).contains("COPY LICENSE NOTICE THIRD-PARTY.md /opt/juneau/");
         assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"));
 
         Matcher user = Pattern.compile("(?m)^USER (\\d+):(\\d+)$").matcher(text);
@@ -71,6 +72,16 @@ class DockerfilesTest {
     }
 
     @Test
+    void theBuildContextHoldsOnlyWhatTheDockerfilesCopy() throws IOException {
+        // the context is the repository: without this, the cached base tar and every module's target/ would be sent
+        List<String> ignore = Files.readAllLines(ROOT.resolve(".dockerignore")).stream().map(String::trim)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(ignore).startsWith("*").contains("!cli/target/lib/", "!cli/target/cli-*.jar", "!LICENSE", "!NOTICE",
+                "!THIRD-PARTY.md");
+        assertThat(ROOT.resolve("LICENSE")).content().contains("Apache License", "Version 2.0, January 2004");
+    }
+
+    @Test
     void theCertsImageRunsTheCommandsTheJobCalls() throws IOException {
         String certs = Files.readString(ROOT.resolve("certs/src/main/java/me/loutres/juneau/certs/CertsCommand.java"));
         assertThat(certs).contains("GenerateCommand.class", "InjectCommand.class");
@@ -81,9 +92,13 @@ class DockerfilesTest {
     void theAgentImageRunsAsUidZeroExactlyAsItsDaemonSetSaysAndRunsTheAgentSubcommand() throws IOException {
         String text = dockerfile("agent");
         List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-        assertThat(lines.get(0)).isEqualTo("FROM eclipse-temurin:17-jre");
-        assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"))
-                .contains("COPY cli/target/lib/ /opt/juneau/lib/", "COPY cli/target/cli-*.jar /opt/juneau/lib/", "USER 0:0");
+        assertThat(lines.subList(0, 2)).containsExactly("ARG BASE=eclipse-temurin:17-jre", "FROM ${BASE}");
+        // BIRD 2, the agent's BGP daemon, comes from the base when it has it, else from its packages
+        assertThat(lines.stream().filter(l -> l.startsWith("RUN"))).singleElement().asString()
+                .startsWith("RUN command -v bird >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends bird2");
+        assertThat(lines).noneMatch(l -> l.startsWith("ADD"))
+                .contains("COPY cli/target/lib/ /opt/juneau/lib/", "COPY cli/target/cli-*.jar /opt/juneau/lib/", "USER 0:0",
+                        "COPY LICENSE NOTICE THIRD-PARTY.md /opt/juneau/");
         assertThat(lines.stream().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow())
                 .endsWith("\"me.loutres.juneau.cli.Juneau\", \"agent\"]");
         assertThat(subcommandNames()).contains("agent");

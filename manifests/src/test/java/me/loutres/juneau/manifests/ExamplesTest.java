@@ -196,7 +196,8 @@ class ExamplesTest {
     }
 
     /**
-     * The demo's files behave as the demo shows them: in its order (pools, networks, then Services), with its three
+     * The demo's files behave as the demo shows them: in file-name order, as {@code kubectl apply -f} takes a
+     * directory (pools, networks, then Services), with its three
      * Nodes, each good file is admitted and each file under refused/ is denied. The mutating webhook may change the
      * good ones (web.yaml shows the externalTrafficPolicy warning).
      */
@@ -209,8 +210,12 @@ class ExamplesTest {
                     .endMetadata().withNewStatus().addNewAddress().withType("InternalIP").withAddress("192.168.10.1" + i)
                     .endAddress().endStatus().build());
         }
+        // in the order `kubectl apply -f manifests/examples/demo/` sends them, file names sorted: numbered so that
+        // pools come before their networks and networks before the Services naming them
         List<Example> good = new ArrayList<>(examples(DEMO).stream().filter(e -> !e.file().startsWith(DEMO_REFUSED)).toList());
-        good.sort(Comparator.comparingInt(e -> ORDER.getOrDefault(e.kind(), 9)));
+        good.sort(Comparator.comparing(e -> e.file().getFileName().toString()));
+        assertThat(good).extracting(e -> e.file().getFileName().toString()).allMatch(n -> n.matches("\\d\\d-.*"),
+                "numbered, as kubectl applies a directory in file-name order");
         assertThat(good).extracting(Example::kind).contains(JuneauConstants.KIND_ADDRESS_POOL, "Service", "EndpointSlice");
         for (Example e : good) {
             JsonNode content = e.content();

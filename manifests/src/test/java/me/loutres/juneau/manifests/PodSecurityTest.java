@@ -134,14 +134,28 @@ class PodSecurityTest {
             assertThat(sc.path("readOnlyRootFilesystem").asBoolean(false)).isTrue();
             assertThat(sc.path("privileged").asBoolean(false)).isFalse();
             assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("drop"))).containsExactly("ALL");
-            assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("add"))).containsExactly("NET_RAW");
+            // NET_BIND_SERVICE: BIRD's BGP port 179 (docs/bgp.md); never NET_ADMIN, the node programs no route
+            assertThat(KustomizeRenderTest.texts(sc.path("capabilities").path("add")))
+                    .containsExactly("NET_RAW", "NET_BIND_SERVICE");
             assertThat(sc.path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
             for (String kind : List.of("requests", "limits")) {
                 for (String r : List.of("cpu", "memory")) {
                     assertThat(c.path("resources").path(kind).path(r).asText()).isNotEmpty();
                 }
             }
-            assertThat(c.path("volumeMounts").findValuesAsText("mountPath")).contains("/tmp");
+            assertThat(c.path("volumeMounts").findValuesAsText("mountPath")).contains("/tmp", "/run/juneau/bird");
+            JsonNode birdVolume = null;
+            for (JsonNode v : spec.path("volumes")) {
+                if ("bird".equals(v.path("name").asText())) {
+                    birdVolume = v;
+                }
+            }
+            assertThat(birdVolume).as("%s: BIRD's files (MD5 passwords) on an emptyDir", pod).isNotNull();
+            assertThat(birdVolume.path("emptyDir").path("medium").asText()).as("in memory, never on disk")
+                    .isEqualTo("Memory");
+            List<String> ports = new java.util.ArrayList<>();
+            c.path("ports").forEach(p -> ports.add(p.path("containerPort").asInt() + "/" + p.path("protocol").asText()));
+            assertThat(ports).contains("179/TCP", "3784/UDP");
             JsonNode nodeName = null;
             for (JsonNode e : c.path("env")) {
                 if ("NODE_NAME".equals(e.path("name").asText())) {

@@ -117,10 +117,11 @@ class RbacTest {
 
     /**
      * The certs Job writes its two Secrets by name; the webhook reads (never writes) Secrets of juneau-system to check
-     * that a BGPPeer's password Secret exists with its key. Nobody reads Secrets cluster-wide.
+     * that a BGPPeer's password Secret exists with its key; the agent gets a password Secret by name to give BIRD.
+     * Nobody reads Secrets cluster-wide.
      */
     @Test
-    void secretsAreReachableOnlyInJuneauSystemByTheCertsJobByNameAndReadOnlyByTheWebhook() {
+    void secretsAreReachableOnlyInJuneauSystemByTheCertsJobByNameTheWebhookReadOnlyAndTheAgentForBgpPasswords() {
         for (Path f : FILES) {
             for (JsonNode o : objects(f)) {
                 if (!ROLE_KINDS.contains(o.path("kind").asText())) {
@@ -130,8 +131,12 @@ class RbacTest {
                     if (!g.resource().equals("secrets")) {
                         continue;
                     }
-                    assertThat(g.role()).as("%s", g).isIn("Role/juneau-certs", "Role/juneau-webhook-secrets");
-                    if (g.role().equals("Role/juneau-certs")) {
+                    assertThat(g.role()).as("%s", g).isIn("Role/juneau-certs", "Role/juneau-webhook-secrets",
+                            "Role/juneau-agent-bgp-passwords");
+                    if (g.role().equals("Role/juneau-agent-bgp-passwords")) {
+                        // the BGPPeers' MD5 passwords: get (never list or watch), in juneau-system only
+                        assertThat(g.verb()).as("%s", g).isEqualTo("get");
+                    } else if (g.role().equals("Role/juneau-certs")) {
                         assertThat(g.verb().equals("create") || !g.resourceName().isEmpty()).as("%s", g).isTrue();
                     } else {
                         assertThat(g.verb()).as("%s", g).isIn("get", "list", "watch");

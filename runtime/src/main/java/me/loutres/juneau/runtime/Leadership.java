@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,14 +31,20 @@ public final class Leadership implements AutoCloseable {
 
     /** Lease timing; renewDeadline < leaseDuration so a leader stops before anyone else may start. */
     public record Timing(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        private static String millis(Duration d) {
+            return d.toMillis() + "ms";
+        }
+
+        /** client-go's defaults: 15 s, 10 s, 2 s. */
         public static Timing defaults() {
             return new Timing(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
         }
 
         public Timing {
             if (renewDeadline.compareTo(leaseDuration) >= 0 || retryPeriod.compareTo(renewDeadline) >= 0) {
-                throw new IllegalArgumentException("lease timing needs retryPeriod < renewDeadline < leaseDuration, got "
-                        + retryPeriod + ", " + renewDeadline + ", " + leaseDuration);
+                throw new IllegalArgumentException("lease timing needs --retry-period < --renew-deadline <"
+                        + " --lease-duration, got " + millis(retryPeriod) + " < " + millis(renewDeadline) + " < "
+                        + millis(leaseDuration));
             }
         }
     }
@@ -57,6 +64,11 @@ public final class Leadership implements AutoCloseable {
     private final AtomicReference<CompletableFuture<?>> running = new AtomicReference<>();
     private volatile String observedLeader;
     private volatile boolean closed;
+    private final LongSupplier nanos;
+    /** When the last Lease write naming this replica started (monotonic): the start of the next term's time. */
+    private volatile long lastWriteStartedAt;
+    /** Ends a term that ran out of time although fabric8's elector has not noticed (its renew may hang). */
+    private final ScheduledExecutorService watchdog;
 
     public Leadership(KubernetesClient client, String namespace, String leaseName, String identity, Timing timing,
             Consumer<Term> onStart, Consumer<Term> onStop) {
@@ -65,6 +77,14 @@ public final class Leadership implements AutoCloseable {
 
     public Leadership(KubernetesClient client, String namespace, String leaseName, String identity, Timing timing,
             Consumer<Term> onStart, Consumer<Term> onStop, LeaseReads reads) {
+        this(client, namespace, leaseName, identity, timing, onStart, onStop, reads, System::nanoTime);
+    }
+
+    /** With the monotonic clock the terms' deadlines are measured on ({@link System#nanoTime} outside tests). */
+    public Leadership(KubernetesClient client, String namespace, String leaseName, String identity, Timing timing,
+            Consumer<Term> onStart, Consumer<Term> onStop, LeaseReads reads, LongSupplier nanos) {
+        this.nanos = Objects.requireNonNull(nanos);
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "juneau-term-watchdog"));
         this.reads = Objects.requireNonNull(reads);
         this.client = client;
         this.namespace = namespace;
@@ -78,6 +98,8 @@ public final class Leadership implements AutoCloseable {
     }
 
     public void start() {
+        long period = Math.max(1, timing.retryPeriod().toMillis() / 4);
+        watchdog.scheduleWithFixedDelay(this::checkExpiry, period, period, TimeUnit.MILLISECONDS);
         campaign();
     }
 
@@ -87,7 +109,8 @@ public final class Leadership implements AutoCloseable {
         }
         LeaderElector elector = new LeaderElectorBuilder(client, electorThreads).withConfig(new LeaderElectionConfigBuilder()
                 .withName(leaseName)
-                .withLock(new UpdatingLeaseLock(namespace, leaseName, identity, reads))
+                .withLock(new UpdatingLeaseLock(namespace, leaseName, identity, reads, nanos, this::budget,
+                        this::written))
                 .withLeaseDuration(timing.leaseDuration())
                 .withRenewDeadline(timing.renewDeadline())
                 .withRetryPeriod(timing.retryPeriod())
@@ -108,8 +131,41 @@ public final class Leadership implements AutoCloseable {
         });
     }
 
+    /** The time left in the current term, bounding each Lease call; null when not leading. */
+    private Duration budget() {
+        Term t = current.get();
+        return t == null ? null : t.remaining();
+    }
+
+    private void written(long startedAt) {
+        lastWriteStartedAt = startedAt;
+        Term t = current.get();
+        if (t != null) {
+            t.renewed(startedAt);
+        }
+    }
+
+    /**
+     * The term expired by itself (no successful renew within the renew deadline): its writes have stopped already;
+     * this ends it for the callbacks and stops fabric8's elector, whose renew may still hang, so the replica stands by
+     * and campaigns again.
+     */
+    private void checkExpiry() {
+        Term t = current.get();
+        if (t == null || !t.expired()) {
+            return;
+        }
+        LOG.warn("leadership on Lease {}/{} expired: no successful renew within {} ms ({})", namespace, leaseName,
+                timing.renewDeadline().toMillis(), t);
+        stopped();
+        CompletableFuture<?> f = running.get();
+        if (f != null) {
+            f.cancel(true);
+        }
+    }
+
     private void started() {
-        Term t = new Term(terms.incrementAndGet());
+        Term t = new Term(terms.incrementAndGet(), nanos, timing.renewDeadline(), lastWriteStartedAt);
         Term previous = current.getAndSet(t);
         if (previous != null) {
             previous.end();
@@ -153,6 +209,7 @@ public final class Leadership implements AutoCloseable {
             f.cancel(true);
         }
         stopped();
+        watchdog.shutdownNow();
         electorThreads.shutdown();
         callbacks.shutdown();
         try {

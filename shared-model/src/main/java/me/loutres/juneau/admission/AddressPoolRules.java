@@ -15,12 +15,18 @@ import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.NodeInternalIps;
+import me.loutres.juneau.view.LearntRange;
+import me.loutres.juneau.view.PoolEntryRef;
+import me.loutres.juneau.view.RangeIndex;
 
 /** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules extends ReferencedKindRules {
     private static final String MODES = "accepted: bgp (entries are CIDRs) or arp (entries are start-end ranges)";
+
+    private static final String SPECIAL_CIDRS = String.join(", ",
+            SpecialPurposeRange.ALL.stream().map(SpecialPurposeRange::cidr).toList());
 
     private final AdmissionSettings settings;
 
@@ -71,6 +77,7 @@ final class AddressPoolRules extends ReferencedKindRules {
         if (!review.beingDeleted()) {
             checkOtherPools(Texts.name(pool), added, view, verdict);
             checkNodes(added, view, verdict);
+            checkLearnt(added, view, verdict);
         }
         return verdict;
     }
@@ -128,6 +135,12 @@ final class AddressPoolRules extends ReferencedKindRules {
     }
 
     private void checkReserved(Map<Integer, PoolEntry> added, Verdict verdict) {
+        for (SpecialPurposeRange special : SpecialPurposeRange.ALL) {
+            added.forEach((i, e) -> e.range().intersection(special.range()).ifPresent(shared ->
+                    verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
+                            + special.describe() + " (shared: " + shared + "), which can never be a VIP; "
+                            + "accepted: unicast addresses outside " + SPECIAL_CIDRS)));
+        }
         for (AdmissionSettings.ReservedCidr reserved : settings.reservedRanges()) {
             added.forEach((i, e) -> e.range().intersection(reserved.range()).ifPresent(shared ->
                     verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps reserved CIDR "
@@ -137,40 +150,25 @@ final class AddressPoolRules extends ReferencedKindRules {
     }
 
     private static void checkOtherPools(String name, Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
-        if (added.isEmpty()) {
-            return;
-        }
-        for (AddressPool other : view.addressPools()) {
-            if (Objects.equals(Texts.name(other), name) || other.getSpec() == null || other.getSpec().getAddresses() == null) {
-                continue;
-            }
-            for (String text : other.getSpec().getAddresses()) {
-                PoolEntry theirs;
-                try {
-                    theirs = PoolEntry.parse(other.getSpec().getAdvertiseMode(), text);
-                } catch (InvalidAddressException e) {
+        added.forEach((i, e) -> {
+            for (PoolEntryRef theirs : view.poolEntriesOverlapping(e.range())) {
+                if (Objects.equals(theirs.poolName(), name)) {
                     continue;
                 }
-                added.forEach((i, e) -> e.overlap(theirs).ifPresent(shared ->
+                e.overlap(theirs.entry()).ifPresent(shared ->
                         verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps AddressPool "
-                                + Texts.name(other) + " entry " + Texts.quote(text) + " (shared: " + shared
-                                + "); an address may belong to only one AddressPool")));
+                                + theirs.poolName() + " entry " + Texts.quote(theirs.text()) + " (shared: " + shared
+                                + "); an address may belong to only one AddressPool"));
             }
-        }
+        });
     }
 
     private static void checkNodes(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
-        if (added.isEmpty()) {
-            return;
-        }
-        Map<Long, String> nodeIps = NodeInternalIps.byAddress(view.nodes());
         added.forEach((i, e) -> {
             List<String> hits = new ArrayList<>();
-            nodeIps.forEach((ip, node) -> {
-                if (e.range().contains(ip)) {
-                    hits.add(Ipv4.format(ip) + " (Node " + node + ")");
-                }
-            });
+            for (RangeIndex.Hit<String> node : view.nodeInternalIpsIn(e.range())) {
+                hits.add(Ipv4.format(node.range().first()) + " (Node " + node.value() + ")");
+            }
             if (!hits.isEmpty()) {
                 verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " contains the InternalIP of "
                         + Texts.list(hits, 5) + "; addresses the cluster network uses must never become VIPs, "
@@ -179,14 +177,23 @@ final class AddressPoolRules extends ReferencedKindRules {
         });
     }
 
+    /** ServiceCIDRs and Nodes' podCIDRs: the ranges the cluster says it uses, read instead of configured. */
+    private static void checkLearnt(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
+        added.forEach((i, e) -> {
+            for (LearntRange learnt : view.learntRangesOverlapping(e.range())) {
+                e.range().intersection(learnt.range()).ifPresent(shared ->
+                        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
+                                + learnt.source() + " (shared: " + shared + "); the cluster network uses those "
+                                + "addresses, so they must never become VIPs"));
+            }
+        });
+    }
+
     @Override
     Verdict reviewDelete(String name, ClusterView view) {
         List<String> listing = new ArrayList<>();
-        for (ExternalNetwork net : view.externalNetworks()) {
-            if (net.getSpec() != null && net.getSpec().getAddressPools() != null
-                    && net.getSpec().getAddressPools().contains(name)) {
-                listing.add(Texts.name(net));
-            }
+        for (ExternalNetwork net : view.externalNetworksListingPool(name)) {
+            listing.add(Texts.name(net));
         }
         if (listing.isEmpty()) {
             return Verdict.allow();

@@ -2,7 +2,6 @@ package me.loutres.juneau.admission;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
@@ -10,11 +9,12 @@ import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.NodeInternalIps;
+import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §2.3: what an ARPAdvertisement may say, checked for the controller's own writes too. */
@@ -36,12 +36,12 @@ final class ArpAdvertisementRules implements KindRules {
             ARPAdvertisement old = KubeObjects.read(review.oldObject(), ARPAdvertisement.class, JuneauConstants.KIND_ARP_ADVERTISEMENT);
             ARPAdvertisementSpec o = old.getSpec() == null ? new ARPAdvertisementSpec() : old.getSpec();
             if (!Objects.equals(o.getExternalNetwork(), spec.getExternalNetwork())) {
-                verdict.problem("spec.externalNetwork: cannot change from " + Texts.quote(o.getExternalNetwork()) + " to "
-                        + Texts.quote(spec.getExternalNetwork()) + "; it is immutable (only spec.nodeName may change)");
+                verdict.problem("spec.externalNetwork: " + Texts.change(o.getExternalNetwork(), spec.getExternalNetwork())
+                        + "; it is immutable (only spec.nodeName may change)");
             }
             if (!Objects.equals(o.getAddress(), spec.getAddress())) {
-                verdict.problem("spec.address: cannot change from " + Texts.quote(o.getAddress()) + " to "
-                        + Texts.quote(spec.getAddress()) + "; it is immutable (only spec.nodeName may change)");
+                verdict.problem("spec.address: " + Texts.change(o.getAddress(), spec.getAddress())
+                        + "; it is immutable (only spec.nodeName may change)");
             }
         }
         Long address = null;
@@ -68,19 +68,20 @@ final class ArpAdvertisementRules implements KindRules {
 
     private static void checkNetworkAndPools(ARPAdvertisementSpec spec, Long address, ClusterView view, Verdict verdict) {
         String name = spec.getExternalNetwork();
-        List<String> arpNetworks = view.externalNetworks().stream()
-                .filter(n -> n.getSpec() != null && JuneauConstants.MODE_ARP.equals(n.getSpec().getType()))
-                .map(Texts::name).sorted().toList();
+        // only for a denial: listing the networks reads every one of them
+        java.util.function.Supplier<String> arpNetworks = () -> Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)
+                .stream().filter(n -> view.externalNetwork(n).map(x -> x.getSpec() != null
+                        && JuneauConstants.MODE_ARP.equals(x.getSpec().getType())).orElse(false)).toList());
         Optional<ExternalNetwork> net = name == null ? Optional.empty() : view.externalNetwork(name);
         if (net.isEmpty()) {
             verdict.problem("spec.externalNetwork: " + (name == null ? "missing" : "ExternalNetwork " + Texts.quote(name)
-                    + " does not exist") + "; accepted: an ExternalNetwork of type arp (existing: " + Texts.list(arpNetworks) + ")");
+                    + " does not exist") + "; accepted: an ExternalNetwork of type arp (existing: " + arpNetworks.get() + ")");
             return;
         }
         String type = net.get().getSpec() == null ? null : net.get().getSpec().getType();
         if (!JuneauConstants.MODE_ARP.equals(type)) {
             verdict.problem("spec.externalNetwork: ExternalNetwork " + Texts.quote(name) + " has type " + type
-                    + "; accepted: an ExternalNetwork of type arp (existing: " + Texts.list(arpNetworks) + ")");
+                    + "; accepted: an ExternalNetwork of type arp (existing: " + arpNetworks.get() + ")");
             return;
         }
         if (address == null) {
@@ -113,14 +114,14 @@ final class ArpAdvertisementRules implements KindRules {
         String node = spec.getNodeName();
         if (node == null || node.isEmpty() || view.node(node).isEmpty()) {
             verdict.problem("spec.nodeName: " + (node == null || node.isEmpty() ? "missing" : "Node " + Texts.quote(node)
-                    + " does not exist") + "; accepted: an existing Node (" + Texts.list(view.nodes().stream()
-                    .map(Texts::name).sorted().toList()) + ")");
+                    + " does not exist") + "; accepted: an existing Node (" + Texts.list(view.names(ClusterView.NamedKind.NODE))
+                    + ")");
         }
     }
 
     private static void checkNotNodeAddress(long address, ClusterView view, Verdict verdict) {
-        Map<Long, String> nodeIps = NodeInternalIps.byAddress(view.nodes());
-        String node = nodeIps.get(address);
+        String node = view.nodeInternalIpsIn(AddressRange.single(address)).stream().map(RangeIndex.Hit::value)
+                .sorted().findFirst().orElse(null);
         if (node != null) {
             verdict.problem("spec.address: " + Ipv4.format(address) + " is the InternalIP of Node " + node
                     + "; announcing it would take the address away from the node");
@@ -128,16 +129,13 @@ final class ArpAdvertisementRules implements KindRules {
     }
 
     private static void checkUnique(String name, long address, ClusterView view, Verdict verdict) {
-        for (ARPAdvertisement other : view.arpAdvertisements()) {
-            if (Objects.equals(Texts.name(other), name) || Texts.beingDeleted(other) || other.getSpec() == null
-                    || other.getSpec().getAddress() == null || !Ipv4.isValid(other.getSpec().getAddress())) {
+        for (ARPAdvertisement other : view.arpAdvertisementsAt(address)) {
+            if (Objects.equals(Texts.name(other), name) || Texts.beingDeleted(other)) {
                 continue;
             }
-            if (Ipv4.parse(other.getSpec().getAddress()) == address) {
-                verdict.problem("spec.address: " + Ipv4.format(address) + " is already announced by ARPAdvertisement "
-                        + Texts.name(other) + "; at most one ARPAdvertisement per address");
-                return;
-            }
+            verdict.problem("spec.address: " + Ipv4.format(address) + " is already announced by ARPAdvertisement "
+                    + Texts.name(other) + "; at most one ARPAdvertisement per address");
+            return;
         }
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.KubeObjects;
@@ -13,8 +14,8 @@ import me.loutres.juneau.view.KubeObjects;
  * SPEC §2.2: ServiceLoadBalancers and ARPAdvertisements are written only by the controller (main resource and
  * {@code status}). The exceptions are a list of {@link Exemption}s, each a named predicate over the review: the
  * garbage collector and the namespace controller may delete (also as {@code system:kube-controller-manager}), the
- * garbage collector may change only {@code metadata.ownerReferences} (orphaning), and anyone may remove finalizers
- * (break-glass once the controller is gone). Content rules run after, for the controller's own writes.
+ * garbage collector may change only {@code metadata.ownerReferences} (orphaning), anyone may remove finalizers
+ * (break-glass once the controller is gone), and anyone may change labels and annotations but Juneau's own keys. Content rules run after, for the controller's own writes.
  * The node agent may write the status of an ARPAdvertisement of its node only ({@link AgentStatusRule}); its
  * denials say which part of that it broke, so it is a rule of its own rather than an exemption.
  */
@@ -37,6 +38,13 @@ final class ControllerOnlyRules implements KindRules {
                     && onlyChanges(r.oldObject(), r.object(), "ownerReferences"));
     static final Exemption BREAK_GLASS = new Exemption("UPDATE that only removes finalizers, by anyone",
             r -> r.isUpdate() && r.subResource().isEmpty() && onlyRemovesFinalizers(r.oldObject(), r.object()));
+    /**
+     * Users label and annotate what they see (a team label, a backup tool's annotation); the controller's decisions
+     * are in the spec, the status and Juneau's own keys, which stay the controller's (docs/admission.md).
+     */
+    static final Exemption USER_METADATA = new Exemption(
+            "UPDATE of only labels and annotations outside Juneau's own keys, by anyone",
+            r -> r.isUpdate() && r.subResource().isEmpty() && onlyChangesUserMetadata(r.oldObject(), r.object()));
 
     private final AdmissionSettings settings;
     private final String kind;
@@ -52,12 +60,12 @@ final class ControllerOnlyRules implements KindRules {
 
     static ControllerOnlyRules serviceLoadBalancers(AdmissionSettings settings) {
         return new ControllerOnlyRules(settings, JuneauConstants.KIND_SERVICE_LOAD_BALANCER, (r, v) -> Verdict.allow(),
-                List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS));
+                List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS, USER_METADATA));
     }
 
     /** {@code extra}: further exemptions for ARPAdvertisements (the node agent's status writes, SPEC §2.2). */
     static ControllerOnlyRules arpAdvertisements(AdmissionSettings settings, KindRules content, Exemption... extra) {
-        List<Exemption> all = new ArrayList<>(List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS));
+        List<Exemption> all = new ArrayList<>(List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS, USER_METADATA));
         all.addAll(List.of(extra));
         return new ControllerOnlyRules(settings, JuneauConstants.KIND_ARP_ADVERTISEMENT, content, all);
     }
@@ -77,6 +85,12 @@ final class ControllerOnlyRules implements KindRules {
             if (e.allows().test(review)) {
                 return Verdict.allow();
             }
+        }
+        if (review.isDelete()) {
+            // the object goes with its Service: say how to get there, not only that this way is closed
+            return Verdict.deny(kind + " " + describe(review) + " is managed by Juneau; to remove it, delete "
+                    + serviceOf(review) + " or change its type from LoadBalancer, and the controller deletes it"
+                    + " (request by " + Texts.quote(review.username()) + ")");
         }
         return Verdict.deny(kind + " " + describe(review) + " is managed by Juneau; edit " + serviceOf(review)
                 + " instead (request by " + Texts.quote(review.username()) + ")");
@@ -126,6 +140,37 @@ final class ControllerOnlyRules implements KindRules {
             return false;
         }
         return without(oldObject, field).equals(without(newObject, field));
+    }
+
+    /**
+     * True when the new object differs from the old one only in labels and annotations (and the fields the API server
+     * maintains), and no changed key is one of Juneau's ({@code juneau.loutres.me/...} or
+     * {@code <x>.juneau.loutres.me/...}).
+     */
+    static boolean onlyChangesUserMetadata(JsonNode oldObject, JsonNode newObject) {
+        if (!bothObjects(oldObject, newObject)) {
+            return false;
+        }
+        for (String field : List.of("labels", "annotations")) {
+            JsonNode before = oldObject.path("metadata").path(field);
+            JsonNode after = newObject.path("metadata").path(field);
+            Set<String> keys = new TreeSet<>();
+            before.fieldNames().forEachRemaining(keys::add);
+            after.fieldNames().forEachRemaining(keys::add);
+            for (String key : keys) {
+                if (!before.path(key).equals(after.path(key)) && isJuneauKey(key)) {
+                    return false;
+                }
+            }
+        }
+        return without(without(oldObject, "labels"), "annotations")
+                .equals(without(without(newObject, "labels"), "annotations"));
+    }
+
+    static boolean isJuneauKey(String key) {
+        int slash = key.indexOf('/');
+        String prefix = slash < 0 ? "" : key.substring(0, slash);
+        return prefix.equals(JuneauConstants.GROUP) || prefix.endsWith("." + JuneauConstants.GROUP);
     }
 
     /** An exemption compares two maps; anything else (a string where the object should be) is no exemption. */

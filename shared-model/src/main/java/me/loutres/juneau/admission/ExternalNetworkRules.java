@@ -68,7 +68,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
             Optional<AddressPool> pool = view.addressPool(poolName);
             if (pool.isEmpty()) {
                 verdict.problem(field + "AddressPool " + Texts.quote(poolName) + " does not exist; existing: "
-                        + Texts.list(view.addressPools().stream().map(Texts::name).sorted().toList()));
+                        + Texts.list(view.names(ClusterView.NamedKind.ADDRESS_POOL)));
                 continue;
             }
             String mode = pool.get().getSpec() == null ? null : pool.get().getSpec().getAdvertiseMode();
@@ -77,10 +77,9 @@ final class ExternalNetworkRules extends ReferencedKindRules {
                         + ", but this ExternalNetwork has type " + type + "; accepted: AddressPools with advertiseMode " + type);
             }
             List<String> others = new ArrayList<>();
-            for (ExternalNetwork other : view.externalNetworks()) {
+            for (ExternalNetwork other : view.externalNetworksListingPool(poolName)) {
                 // a network being deleted still counts: its Services may still hold addresses of the pool
-                if (!Objects.equals(Texts.name(other), name) && other.getSpec() != null
-                        && other.getSpec().getAddressPools() != null && other.getSpec().getAddressPools().contains(poolName)) {
+                if (!Objects.equals(Texts.name(other), name)) {
                     others.add(Texts.quote(Texts.name(other)));
                 }
             }
@@ -173,8 +172,8 @@ final class ExternalNetworkRules extends ReferencedKindRules {
     @Override
     Verdict reviewDelete(String name, ClusterView view) {
         List<String> refs = new ArrayList<>();
-        for (ServiceLoadBalancer slb : view.serviceLoadBalancers()) {
-            if (!Texts.beingDeleted(slb) && slb.getSpec() != null && name.equals(slb.getSpec().getExternalNetwork())) {
+        for (ServiceLoadBalancer slb : view.serviceLoadBalancersOfNetwork(name)) {
+            if (!Texts.beingDeleted(slb)) {
                 refs.add(slb.getMetadata().getNamespace() + "/" + Texts.name(slb));
             }
         }

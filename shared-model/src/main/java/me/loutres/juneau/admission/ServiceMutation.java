@@ -26,7 +26,8 @@ final class ServiceMutation implements KindRules {
             verdict.warn("spec.externalTrafficPolicy was set to Local (it was "
                     + (policy == null ? "not set" : "Cluster, the API server's default when it is omitted")
                     + "): Juneau announces a VIP only from nodes with a local ready backend; write "
-                    + "externalTrafficPolicy: Local in the manifest to make this explicit");
+                    + "externalTrafficPolicy: Local in the manifest to stop seeing this warning (and the drift GitOps tools show, "
+                    + "docs/ci.md)");
         }
         Map<String, String> annotations = service.getMetadata().getAnnotations();
         if (annotations != null) {

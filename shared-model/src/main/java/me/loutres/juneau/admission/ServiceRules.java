@@ -13,11 +13,13 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.view.ClusterView;
-import me.loutres.juneau.view.NodeInternalIps;
+import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
 
 /** SPEC §2.1: the validating webhook of managed Services (CREATE, UPDATE). */
@@ -75,7 +77,7 @@ final class ServiceRules implements KindRules {
             Optional<ExternalNetwork> net = view.externalNetwork(network);
             if (net.isEmpty()) {
                 verdict.problem(Texts.NETWORK_FIELD + ": ExternalNetwork " + Texts.quote(network) + " does not exist; existing: "
-                        + Texts.list(view.externalNetworks().stream().map(Texts::name).sorted().toList()));
+                        + Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)));
             } else {
                 List<AddressPool> pools = matchingPools(net.get(), view, verdict);
                 if (requestedIp != null && !pools.isEmpty()) {
@@ -152,7 +154,7 @@ final class ServiceRules implements KindRules {
     private static boolean checkNetworkName(String network, ClusterView view, Review review, Verdict verdict) {
         if (network == null || network.isEmpty()) {
             String existing = review.beingDeleted() ? ""
-                    : " (existing: " + Texts.list(view.externalNetworks().stream().map(Texts::name).sorted().toList()) + ")";
+                    : " (existing: " + Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)) + ")";
             verdict.problem(Texts.NETWORK_FIELD + ": " + (network == null ? "missing" : "empty")
                     + "; set it to the name of an ExternalNetwork" + existing);
             return false;
@@ -171,7 +173,16 @@ final class ServiceRules implements KindRules {
             return null;
         }
         try {
-            return Ipv4.parse(requested);
+            long ip = Ipv4.parse(requested);
+            Optional<SpecialPurposeRange> special = SpecialPurposeRange.containing(ip);
+            if (special.isPresent()) {
+                // no pool can hold it (docs/admission.md), but "outside every pool" would not say why
+                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is in " + special.get().describe()
+                        + ", which can never be a VIP; request a unicast address of the ExternalNetwork's pools, "
+                        + "or remove the annotation to get one allocated");
+                return null;
+            }
+            return ip;
         } catch (InvalidAddressException e) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + e.getMessage());
             return null;
@@ -236,7 +247,8 @@ final class ServiceRules implements KindRules {
         if (net.getSpec() == null || !JuneauConstants.MODE_ARP.equals(net.getSpec().getType())) {
             return;
         }
-        String node = NodeInternalIps.byAddress(view.nodes()).get(ip);
+        String node = view.nodeInternalIpsIn(AddressRange.single(ip)).stream().map(RangeIndex.Hit::value)
+                .sorted().findFirst().orElse(null);
         if (node != null) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is the InternalIP of Node " + node
                     + "; announcing it by ARP would take the address away from the node; request another address, "
@@ -246,19 +258,17 @@ final class ServiceRules implements KindRules {
 
     /** Rule 6. */
     private static void checkRequestedFree(long ip, String namespace, String name, ClusterView view, Verdict verdict) {
-        for (ServiceLoadBalancer slb : view.serviceLoadBalancers()) {
-            if (Texts.beingDeleted(slb) || slb.getStatus() == null || slb.getStatus().getVip() == null) {
+        for (ServiceLoadBalancer slb : view.serviceLoadBalancersWithVip(ip)) {
+            if (Texts.beingDeleted(slb)) {
                 continue;
             }
             String ns = slb.getMetadata().getNamespace();
             if (Objects.equals(ns, namespace) && Objects.equals(Texts.name(slb), name)) {
                 continue;
             }
-            if (Ipv4.isValid(slb.getStatus().getVip()) && Ipv4.parse(slb.getStatus().getVip()) == ip) {
-                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is already the VIP of ServiceLoadBalancer "
-                        + ns + "/" + Texts.name(slb) + "; request a free address, or remove the annotation to get one allocated");
-                return;
-            }
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is already the VIP of ServiceLoadBalancer "
+                    + ns + "/" + Texts.name(slb) + "; request a free address, or remove the annotation to get one allocated");
+            return;
         }
     }
 
@@ -274,15 +284,15 @@ final class ServiceRules implements KindRules {
         String oldNet = annotation(old, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         String newNet = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         if (!Objects.equals(oldNet, newNet)) {
-            verdict.problem(Texts.NETWORK_FIELD + ": cannot change from " + Texts.quote(oldNet) + " to " + Texts.quote(newNet)
-                    + "; " + fixed + " to use another ExternalNetwork");
+            verdict.problem(Texts.NETWORK_FIELD + ": " + Texts.change(oldNet, newNet) + "; " + fixed
+                    + " to use another ExternalNetwork");
         }
         String oldIp = requestedIp(old);
         String newIp = requestedIp(service);
         // removing the annotation keeps the VIP, so only a different address is a change of the VIP
         if (!Objects.equals(oldIp, newIp) && newIp != null && !newIp.equals(vip)) {
-            verdict.problem(Texts.REQUESTED_IP_FIELD + ": cannot change from " + Texts.quote(oldIp) + " to "
-                    + Texts.quote(newIp) + "; accepted: " + Texts.quote(vip) + " or no annotation; " + fixed
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Texts.change(oldIp, newIp) + "; accepted: " + Texts.quote(vip)
+                    + " or no annotation; " + fixed
                     + " to get another address");
         }
     }

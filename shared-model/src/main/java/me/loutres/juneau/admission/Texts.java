@@ -76,9 +76,23 @@ final class Texts {
                     + accepted);
         }
         if (isUpdate && !java.util.Objects.equals(oldValue, value)) {
-            verdict.problem(field + ": cannot change from " + quote(oldValue) + " to " + quote(value)
-                    + "; it is immutable (create another " + kind + " instead)");
+            verdict.problem(field + ": " + change(oldValue, value) + "; it is immutable (create another " + kind + " instead)");
         }
+    }
+
+    /**
+     * A change of an immutable value in words: {@code cannot change from "a" to "b"}, or, when the value was or becomes
+     * absent, {@code cannot be set to "b" (it was absent)} and {@code cannot be removed (it was "a")}: "from null"
+     * read as a program's word, not the manifest's.
+     */
+    static String change(String oldValue, String value) {
+        if (oldValue == null) {
+            return "cannot be set to " + quote(value) + " (it was absent)";
+        }
+        if (value == null) {
+            return "cannot be removed (it was " + quote(oldValue) + ")";
+        }
+        return "cannot change from " + quote(oldValue) + " to " + quote(value);
     }
 
     static boolean isMode(String value) {

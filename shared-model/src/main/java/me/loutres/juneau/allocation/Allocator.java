@@ -37,7 +37,9 @@ import me.loutres.juneau.ip.PoolEntry;
  * <p>Held addresses: {@link #restore} accepts every record, also for pools not known yet or already removed, so
  * the address can never be handed out twice; when such a pool appears its free intervals leave the address out.
  *
- * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges;
+ * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges (an
+ * address held in the overlap of two pools counts for the pool its record names, and as held-by-another-pool in
+ * the other);
  * {@code total} = usable addresses minus the excluded node addresses (arp pools only) that nobody holds, i.e. the
  * addresses a Service can hold; {@code free} = {@code total - allocated} = what {@link #allocate} can still hand
  * out. An excluded address that a Service already held (restored before the node took it) stays held and counts
@@ -146,7 +148,7 @@ public final class Allocator {
                 }
             }
         }
-        return new AllocationResult.Exhausted(order.stream().map(PoolState::usage).toList());
+        return new AllocationResult.Exhausted(order.stream().map(this::usageOf).toList());
     }
 
     private AllocationResult allocateRequested(String owner, List<PoolState> order, long address) {
@@ -225,6 +227,27 @@ public final class Allocator {
         lastConflicts = List.copyOf(conflicts);
     }
 
+    /**
+     * Takes one record read from a ServiceLoadBalancer status as the record of truth for its owner, resolving a claim
+     * on an address another owner holds deterministically: {@code claimantOlder.test(claimant, holder)} says whether
+     * the claimant's allocation is the older one (the restore's order: oldest ServiceLoadBalancer first), and the
+     * older keeps the address. An owner that records a new address gives up the one it held.
+     */
+    public synchronized ClaimOutcome claim(AllocationRecord r, java.util.function.BiPredicate<String, String> claimantOlder) {
+        AllocationRecord mine = byOwner.get(r.owner());
+        if (mine != null && mine.address() == r.address()) {
+            return new ClaimOutcome.Held();
+        }
+        String holder = holderByAddress.get(r.address());
+        if (holder != null && !claimantOlder.test(r.owner(), holder)) {
+            return new ClaimOutcome.Lost(byOwner.get(holder));
+        }
+        Optional<AllocationRecord> loser = holder == null ? Optional.empty() : release(holder);
+        Optional<AllocationRecord> replaced = mine == null ? Optional.empty() : release(r.owner());
+        hold(r);
+        return loser.isPresent() ? new ClaimOutcome.Won(loser.get(), replaced) : new ClaimOutcome.Learnt(replaced);
+    }
+
     /** The records the last {@link #restore} call refused, with the record that kept each address or owner. */
     public synchronized List<AllocationConflict> lastRestoreConflicts() {
         return lastConflicts;
@@ -241,7 +264,7 @@ public final class Allocator {
     /** Counts of a known pool; an unknown pool has none. */
     public synchronized PoolUsage usage(String pool) {
         PoolState p = pools.get(pool);
-        return p == null ? new PoolUsage(pool, 0, 0) : p.usage();
+        return p == null ? new PoolUsage(pool, 0, 0) : usageOf(p);
     }
 
     /** Every held address, sorted by owner, for equality checks. */
@@ -277,6 +300,36 @@ public final class Allocator {
             }
         }
         return out;
+    }
+
+    /**
+     * The counts of a pool. Pools whose ranges overlap (stored around admission) both block an address held in the
+     * overlap; it is allocated in the pool the record names and held-by-another-pool in the other, so neither pool
+     * reports the other's allocations as its own. Only a pool that overlaps another pays for the walk over its held
+     * addresses.
+     */
+    private PoolUsage usageOf(PoolState p) {
+        boolean overlapping = false;
+        for (PoolState q : pools.values()) {
+            if (q != p && p.overlaps(q)) {
+                overlapping = true;
+                break;
+            }
+        }
+        if (!overlapping) {
+            return p.usage(0);
+        }
+        long elsewhere = 0;
+        for (Piece piece : p.pieces.values()) {
+            for (Map.Entry<Long, String> h : holderByAddress.subMap(piece.first, true, piece.last, true).entrySet()) {
+                AllocationRecord r = byOwner.get(h.getValue());
+                PoolState home = r == null ? null : pools.get(r.pool());
+                if (home != null && home != p && home.pieceOf(h.getKey()) != null) {
+                    elsewhere++;
+                }
+            }
+        }
+        return p.usage(elsewhere);
     }
 
     private void hold(AllocationRecord r) {
@@ -399,8 +452,18 @@ public final class Allocator {
             return e != null && e.getValue().last >= address ? e.getValue() : null;
         }
 
-        PoolUsage usage() {
-            return new PoolUsage(name, usable - excludedFree, held);
+        PoolUsage usage(long heldElsewhere) {
+            return new PoolUsage(name, usable - excludedFree, held - heldElsewhere, heldElsewhere);
+        }
+
+        boolean overlaps(PoolState other) {
+            for (Piece piece : pieces.values()) {
+                Map.Entry<Long, Piece> e = other.pieces.floorEntry(piece.last);
+                if (e != null && e.getValue().last >= piece.first) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Function;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.InvalidAddressException;
@@ -91,6 +93,16 @@ public final class AllocatorFeed {
      * under the pool whose entries contain it ({@code ""} when none does), and is reported.
      */
     public static Records records(Collection<ServiceLoadBalancer> slbs, Collection<AddressPool> pools) {
+        return records(slbs, pools, owner -> List.of());
+    }
+
+    /**
+     * As {@link #records(Collection, Collection)}, and a status whose VIP does not parse keeps the address its
+     * Service still shows in {@code status.loadBalancer.ingress} reserved ({@code ingressOf}: the ingress IPs of the
+     * Service {@code namespace/name}): traffic may still reach that address, so it must not go to anyone else.
+     */
+    public static Records records(Collection<ServiceLoadBalancer> slbs, Collection<AddressPool> pools,
+            Function<String, List<String>> ingressOf) {
         List<ServiceLoadBalancer> sorted = new ArrayList<>(slbs == null ? List.of() : slbs);
         sorted.removeIf(s -> s == null || s.getMetadata() == null);
         sorted.sort(OLDEST_FIRST);
@@ -106,7 +118,17 @@ public final class AllocatorFeed {
             try {
                 address = Ipv4.parse(vip.trim());
             } catch (InvalidAddressException e) {
-                problems.add("ServiceLoadBalancer " + owner + " status.vip: " + e.getMessage() + "; not restored");
+                OptionalLong shown = firstIpv4(ingressOf.apply(owner));
+                if (shown.isEmpty()) {
+                    problems.add("ServiceLoadBalancer " + owner + " status.vip: " + e.getMessage() + "; not restored");
+                    continue;
+                }
+                address = shown.getAsLong();
+                String home = poolContaining(address, pools);
+                problems.add("ServiceLoadBalancer " + owner + " status.vip: " + e.getMessage() + "; address "
+                        + Ipv4.format(address) + " of its Service's status.loadBalancer.ingress stays reserved"
+                        + (home.isEmpty() ? " (no AddressPool contains it)" : " in AddressPool " + home));
+                records.add(new AllocationRecord(owner, home, address));
                 continue;
             }
             String pool = s.getStatus().getAddressPool();
@@ -136,6 +158,32 @@ public final class AllocatorFeed {
     /** namespace/name, the allocator's owner key. */
     public static String owner(ServiceLoadBalancer s) {
         return s.getMetadata().getNamespace() + "/" + s.getMetadata().getName();
+    }
+
+    /**
+     * Whether {@code claimant}'s allocation is older than {@code holder}'s, in the order {@link #records} restores
+     * them (so a running leader and the next one settle two claims on one address the same way). A holder whose
+     * ServiceLoadBalancer is not known keeps what it holds.
+     */
+    public static boolean older(ServiceLoadBalancer claimant, ServiceLoadBalancer holder) {
+        if (claimant == null || claimant.getMetadata() == null || holder == null || holder.getMetadata() == null) {
+            return false;
+        }
+        return OLDEST_FIRST.compare(claimant, holder) < 0;
+    }
+
+    private static OptionalLong firstIpv4(List<String> ips) {
+        for (String ip : ips == null ? List.<String>of() : ips) {
+            if (ip == null) {
+                continue;
+            }
+            try {
+                return OptionalLong.of(Ipv4.parse(ip.trim()));
+            } catch (InvalidAddressException e) {
+                // an ingress entry that is no IPv4 address reserves nothing; try the next one
+            }
+        }
+        return OptionalLong.empty();
     }
 
     static final Comparator<ServiceLoadBalancer> OLDEST_FIRST = Comparator

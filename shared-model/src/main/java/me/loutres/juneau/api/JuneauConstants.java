@@ -57,6 +57,8 @@ public final class JuneauConstants {
     public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
     public static final String CONDITION_ANNOUNCED = "Announced";
     public static final String REASON_ANNOUNCED = "Announced";
+    /** ServiceLoadBalancer condition Announced=False: no agent reports the VIP on the wire (docs/phases-and-conditions.md). */
+    public static final String REASON_NOT_ANNOUNCED = "NotAnnounced";
     public static final String REASON_INTERFACE_NOT_FOUND = "InterfaceNotFound";
     public static final String REASON_SOCKET_ERROR = "SocketError";
     public static final String REASON_NOT_OWNER = "NotOwner";
@@ -107,6 +109,8 @@ public final class JuneauConstants {
     public static final String REASON_ALLOCATED = "Allocated";
     public static final String REASON_POOL_EXHAUSTED = "PoolExhausted";
     public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
+    /** Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md). */
+    public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";
     public static final String REASON_READY = "Ready";

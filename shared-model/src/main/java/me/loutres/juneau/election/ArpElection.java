@@ -38,7 +38,8 @@ public final class ArpElection {
         if (nodes == null || nodes.isEmpty()) {
             return Optional.empty();
         }
-        // Juneau sends no gratuitous ARP, so every move costs an upstream neighbour-cache timeout: keep the holder.
+        // every move costs a gratuitous-ARP round, and on routers that ignore it a neighbour-cache timeout: keep the
+        // holder (docs/phases-and-conditions.md: lifting an exclusion moves nothing back either)
         if (current != null && nodes.contains(current)) {
             return Optional.of(current);
         }

@@ -6,15 +6,18 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * Which nodes are dead according to their agents' Leases (SPEC §3.7), at one instant. A node whose Lease
  * {@code juneau-agent-<node>} exists is dead when {@code renewTime + leaseDurationSeconds} has passed or its
- * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease is judged by its endpoints
- * only (agent not installed). A Lease whose times cannot be read counts as no Lease: never declare a node dead on
- * a record we do not understand.
+ * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease has no agent: it is
+ * never declared dead, but it cannot answer ARP ({@link #hasAgent}). A Lease whose times cannot be read declares
+ * nothing: never call a node dead on a record we do not understand.
  */
 public final class NodeLiveness {
     public static final String LEASE_PREFIX = "juneau-agent-";
@@ -23,13 +26,16 @@ public final class NodeLiveness {
     public record State(boolean dead, Optional<Instant> expiresAt, String why) {
     }
 
-    private static final NodeLiveness UNKNOWN = new NodeLiveness(n -> null);
+    private static final NodeLiveness UNKNOWN = new NodeLiveness(n -> null, n -> false);
 
     /** The state of a node, null without a (usable) Lease. Judged on demand: only the nodes asked about. */
     private final Function<String, State> byNode;
+    /** Whether the node has an agent Lease at all (usable or not): an agent runs, or ran, there. */
+    private final Predicate<String> hasLease;
 
-    private NodeLiveness(Function<String, State> byNode) {
+    private NodeLiveness(Function<String, State> byNode, Predicate<String> hasLease) {
         this.byNode = byNode;
+        this.hasLease = hasLease;
     }
 
     /** Looks a node's Lease up with {@code leaseOfNode} (an informer cache) when asked, judged at {@code now}. */
@@ -37,7 +43,7 @@ public final class NodeLiveness {
         return new NodeLiveness(node -> {
             Lease l = leaseOfNode.apply(node);
             return l == null ? null : judge(l, now);
-        });
+        }, node -> leaseOfNode.apply(node) != null);
     }
 
     /** No Lease known for any node: every node is judged by its endpoints. */
@@ -48,18 +54,21 @@ public final class NodeLiveness {
     /** Reads the agent Leases among {@code leases} (others are ignored) as of {@code now}. */
     public static NodeLiveness of(Collection<Lease> leases, Instant now) {
         Map<String, State> m = new TreeMap<>();
+        Set<String> withLease = new TreeSet<>();
         for (Lease l : leases) {
             String node = nodeOf(l);
             if (node == null) {
                 continue;
             }
+            withLease.add(node);
             State s = judge(l, now);
             if (s != null) {
                 m.put(node, s);
             }
         }
         Map<String, State> copy = Map.copyOf(m);
-        return new NodeLiveness(copy::get);
+        Set<String> agents = Set.copyOf(withLease);
+        return new NodeLiveness(copy::get, agents::contains);
     }
 
     /** The node an agent Lease belongs to, or null when it is not one. */
@@ -92,6 +101,15 @@ public final class NodeLiveness {
                     + " expired at " + expires);
         }
         return new State(false, Optional.of(expires), "alive");
+    }
+
+    /**
+     * The node has an agent Lease (whatever it says): an agent runs there, or ran and released it. A node without
+     * one has no agent to answer ARP (docs/phases-and-conditions.md, node liveness): electing it would be a silent
+     * blackhole, e.g. where the agent's DaemonSet is not scheduled.
+     */
+    public boolean hasAgent(String node) {
+        return node != null && hasLease.test(node);
     }
 
     public boolean dead(String node) {

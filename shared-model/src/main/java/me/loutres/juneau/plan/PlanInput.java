@@ -26,10 +26,19 @@ import me.loutres.juneau.status.AllocationState;
  * @param nodes       names of the Node objects that exist (an advertisement may only name those)
  * @param denial      a write of this reconcile the API server refused, or null
  * @param now         the time conditions that change get as {@code lastTransitionTime}
+ * @param announce    who may announce (node selector, exclusion label, agents) and what the agents report
  */
 public record PlanInput(Service service, ServiceLoadBalancer slb, NetworkResolution resolution,
         AllocationState allocation, String vipPoolMode, List<EndpointSlice> slices, ARPAdvertisement existingArp,
-        NodeLiveness liveness, Set<String> nodes, WriteDenial denial, Instant now) {
+        NodeLiveness liveness, Set<String> nodes, WriteDenial denial, Instant now, AnnounceFacts announce) {
+
+    /** Every node may announce and a node without an agent may answer ARP ({@link AnnounceFacts#lenient()}). */
+    public PlanInput(Service service, ServiceLoadBalancer slb, NetworkResolution resolution,
+            AllocationState allocation, String vipPoolMode, List<EndpointSlice> slices, ARPAdvertisement existingArp,
+            NodeLiveness liveness, Set<String> nodes, WriteDenial denial, Instant now) {
+        this(service, slb, resolution, allocation, vipPoolMode, slices, existingArp, liveness, nodes, denial, now,
+                AnnounceFacts.lenient());
+    }
 
     public PlanInput {
         Objects.requireNonNull(service, "service");
@@ -42,10 +51,11 @@ public record PlanInput(Service service, ServiceLoadBalancer slb, NetworkResolut
         liveness = liveness == null ? NodeLiveness.unknown() : liveness;
         nodes = nodes == null ? Set.of() : nodes.stream().filter(Objects::nonNull)
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        announce = announce == null ? AnnounceFacts.lenient() : announce;
     }
 
     public PlanInput withDenial(WriteDenial d) {
         return new PlanInput(service, slb, resolution, allocation, vipPoolMode, slices, existingArp, liveness, nodes,
-                d, now);
+                d, now, announce);
     }
 }

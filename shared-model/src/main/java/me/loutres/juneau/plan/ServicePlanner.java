@@ -27,6 +27,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.election.ArpElection;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.BackendState;
 import me.loutres.juneau.status.Backends;
@@ -224,7 +225,8 @@ public final class ServicePlanner {
         String type = in.resolution() instanceof NetworkResolution.Usable u ? u.type()
                 : vipOf(allocation) != null ? in.vipPoolMode() : null;
 
-        BackendState backends = Backends.aggregate(in.service(), in.slices());
+        NodeEligibility eligibility = in.announce().eligibility();
+        BackendState backends = Backends.aggregate(in.service(), in.slices(), eligibility::allows);
         List<PlannedEvent> warnings = new ArrayList<>();
         portWarning(backends, in.slices()).ifPresent(warnings::add);
 
@@ -242,8 +244,17 @@ public final class ServicePlanner {
         }
         long generation = slb.getMetadata() == null || slb.getMetadata().getGeneration() == null ? 0
                 : slb.getMetadata().getGeneration();
+        List<String> leftOut = backends.leftOut().stream().map(n -> n + ": " + eligibility.whyNot(n)).toList();
+        List<String> noAgents = JuneauConstants.MODE_ARP.equals(type) && !in.announce().arpWithoutAgents()
+                ? backends.advertisingNodes().stream().filter(n -> !in.liveness().hasAgent(n)).toList() : List.of();
+        String vip = vipOf(allocation);
+        StatusInput.Announcement announcement = vip == null
+                ? new StatusInput.Announcement(false, JuneauConstants.REASON_NOT_ALLOCATED, "no VIP allocated")
+                : Announcements.of(type, vip, backends.advertisingNodes(), arp.node(),
+                        JuneauConstants.arpAdvertisementName(ns, name), in.existingArp(),
+                        in.announce());
         ServiceLoadBalancerStatus next = StatusCalculator.next(previous, new StatusInput(generation, allocation,
-                backends, type, arp.node(), dead, problem), rfc3339(in.now()));
+                backends, type, arp.node(), dead, problem, leftOut, noAgents, announcement), rfc3339(in.now()));
 
         ServiceLoadBalancer desired = new ServiceLoadBalancer();
         desired.setMetadata(slb.getMetadata());
@@ -280,6 +291,8 @@ public final class ServicePlanner {
             List<String> candidates = backends.advertisingNodes().stream()
                     .filter(in.nodes()::contains)
                     .filter(n -> !in.liveness().dead(n))
+                    // no agent, nobody answers: electing it would be a silent blackhole (docs/phases-and-conditions.md)
+                    .filter(n -> in.announce().arpWithoutAgents() || in.liveness().hasAgent(n))
                     .toList();
             boolean stale = existing != null && existing.getSpec() != null
                     && (!vip.equals(existing.getSpec().getAddress())
@@ -316,6 +329,18 @@ public final class ServicePlanner {
     }
 
     /** Events of the status change (SPEC §3.1 step 6); none for an unchanged state. */
+    /**
+     * The {@code IPAllocated} event the status's allocation was announced with (the same message, so an event
+     * recorder naming events by content finds the one already recorded), or empty when the status holds no VIP.
+     */
+    public static java.util.Optional<PlannedEvent> allocatedEvent(String network, ServiceLoadBalancerStatus status) {
+        if (status == null || status.getVip() == null) {
+            return java.util.Optional.empty();
+        }
+        return transitions(network, null, status).stream()
+                .filter(e -> JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())).findFirst();
+    }
+
     static List<PlannedEvent> transitions(String network, ServiceLoadBalancerStatus prev,
             ServiceLoadBalancerStatus next) {
         List<PlannedEvent> out = new ArrayList<>();
@@ -325,7 +350,7 @@ public final class ServicePlanner {
             out.add(PlannedEvent.normal(JuneauConstants.EVENT_IP_ALLOCATED, "allocated VIP " + next.getVip()
                     + " from AddressPool " + next.getAddressPool() + " of ExternalNetwork \"" + network + "\""
                     + (next.getArpAnnouncingNode() == null ? ""
-                            : "; node " + next.getArpAnnouncingNode() + " answers ARP for it")));
+                            : "; node " + next.getArpAnnouncingNode() + " is elected to answer ARP for it")));
         }
         Condition allocated = condition(next, JuneauConstants.CONDITION_ALLOCATED);
         Condition before = condition(prev, JuneauConstants.CONDITION_ALLOCATED);
@@ -339,7 +364,7 @@ public final class ServicePlanner {
         String prevNode = prev == null ? null : prev.getArpAnnouncingNode();
         if (prevVip != null && !Objects.equals(prevNode, next.getArpAnnouncingNode())) {
             out.add(PlannedEvent.normal(JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
-                    "node answering ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
+                    "node elected to answer ARP for VIP " + (next.getVip() != null ? next.getVip() : prevVip) + " changed: "
                             + (prevNode == null ? "<none>" : prevNode) + " -> "
                             + (next.getArpAnnouncingNode() == null ? "<none>" : next.getArpAnnouncingNode())));
         }

@@ -13,7 +13,8 @@ public sealed interface AllocationState {
     record Allocated(String vip, String pool) implements AllocationState {
     }
 
-    /** No VIP yet but it may come: reasons {@code PoolExhausted}, {@code RequestedIPInUse}. Phase Pending. */
+    /** No VIP yet but it may come: reasons {@code PoolExhausted}, {@code RequestedIPInUse},
+     * {@code AddressConflict}. Phase Pending. */
     record Pending(String reason, String message) implements AllocationState {
     }
 
@@ -48,6 +49,14 @@ public sealed interface AllocationState {
         AllocationResult.RequestedOutsidePools o = (AllocationResult.RequestedOutsidePools) result;
         return new Failed(JuneauConstants.REASON_INVALID_CONFIG,
                 Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
+    }
+
+    /**
+     * {@code Pending(AddressConflict)}: the status recorded {@code vip}, which an older allocation of {@code holder}
+     * keeps; the VIP is withdrawn and the next reconcile allocates another one.
+     */
+    static AllocationState conflict(String vip, String holder) {
+        return new Pending(JuneauConstants.REASON_ADDRESS_CONFLICT, Messages.addressConflict(vip, holder));
     }
 
     /** {@code Failed(ExternalNetworkUnavailable)} for an unusable network. */

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.PortStatus;
 
@@ -31,6 +32,16 @@ public final class Backends {
      *                that are not IPv4, or labelled for another Service, are ignored
      */
     public static BackendState aggregate(Service service, Collection<EndpointSlice> slices) {
+        return aggregate(service, slices, node -> true);
+    }
+
+    /**
+     * As {@link #aggregate(Service, Collection)}, where an endpoint on a node {@code mayAnnounce} refuses counts in
+     * neither summary (docs/api-reference.md: an excluded or unselected node takes no load-balancer traffic, so its
+     * pods are no backends of the VIP); such nodes are listed in {@link BackendState#leftOut()}.
+     */
+    public static BackendState aggregate(Service service, Collection<EndpointSlice> slices,
+            Predicate<String> mayAnnounce) {
         List<EndpointSlice> ipv4 = new ArrayList<>();
         String serviceName = service == null || service.getMetadata() == null ? null : service.getMetadata().getName();
         if (slices != null) {
@@ -41,6 +52,7 @@ public final class Backends {
             }
         }
         Set<String> nodes = new TreeSet<>();
+        Set<String> leftOut = new TreeSet<>();
         Set<String> addresses = new HashSet<>();
         for (EndpointSlice s : ipv4) {
             if (s.getEndpoints() == null) {
@@ -50,6 +62,11 @@ public final class Backends {
                 if (e == null || !counts(e.getConditions())) {
                     continue;
                 }
+                String node = e.getNodeName() == null || e.getNodeName().isEmpty() ? null : e.getNodeName();
+                if (node != null && !mayAnnounce.test(node)) {
+                    leftOut.add(node);
+                    continue;
+                }
                 if (e.getAddresses() != null) {
                     for (String a : e.getAddresses()) {
                         if (a != null && !a.isEmpty()) {
@@ -57,8 +74,8 @@ public final class Backends {
                         }
                     }
                 }
-                if (e.getNodeName() != null && !e.getNodeName().isEmpty()) {
-                    nodes.add(e.getNodeName());
+                if (node != null) {
+                    nodes.add(node);
                 }
             }
         }
@@ -79,7 +96,7 @@ public final class Backends {
             }
         }
         ports.sort(Comparator.comparing(PortStatus::getPort).thenComparing(PortStatus::getProtocol));
-        return new BackendState(List.copyOf(nodes), addresses.size(), ports, unresolved);
+        return new BackendState(List.copyOf(nodes), addresses.size(), ports, unresolved, List.copyOf(leftOut));
     }
 
     /** Ready (unset = true), serving (unset = ready) and not terminating (unset = false). */

@@ -20,7 +20,7 @@ public final class Messages {
             return "no free address: ExternalNetwork \"" + network + "\" has no AddressPool to allocate from; "
                     + "create the AddressPools it lists";
         }
-        String list = pools.stream().map(p -> p.pool() + " (" + p.allocated() + "/" + p.total() + " used)")
+        String list = pools.stream().map(p -> p.pool() + " (" + p.used() + "/" + p.total() + " used)")
                 .collect(Collectors.joining(", "));
         return "no free address in " + (pools.size() == 1 ? "AddressPool " : "AddressPools ") + list
                 + " of ExternalNetwork \"" + network + "\"; append an entry to one of these AddressPools, add another "
@@ -29,6 +29,12 @@ public final class Messages {
     }
 
     /** The requested address is the VIP of another Service, or (arp) a Node's InternalIP. */
+    /** The younger of two claims on one address (docs/allocation.md, "Two claims on one address"). */
+    public static String addressConflict(String ip, String holder) {
+        return "status.vip " + ip + " is also the VIP of Service " + holder + ", whose allocation is older and keeps"
+                + " it; this Service gets another address";
+    }
+
     public static String requestedInUse(String ip, String holder) {
         if (Allocator.NODE_ADDRESS_HOLDER.equals(holder)) {
             return "requested IP " + ip + " is the InternalIP of a Node and cannot be announced by ARP; set annotation "
@@ -52,25 +58,50 @@ public final class Messages {
         return "VIP " + vip + " allocated from AddressPool " + pool;
     }
 
-    /** Available=True: who announces the VIP. */
+    /**
+     * Available=True: who <em>may</em> advertise the VIP (docs/phases-and-conditions.md); whether it really reaches
+     * the network is condition Announced's to say.
+     */
     public static String ready(String vip, List<String> nodes, String arpNode) {
         if (arpNode != null) {
-            return "VIP " + vip + " is answered by node " + arpNode + " (ARP); " + nodes.size()
-                    + " node(s) have a local ready backend";
+            return "node " + arpNode + " is elected to answer ARP for VIP " + vip + "; " + nodes.size()
+                    + " node(s) with a local ready backend may: " + String.join(", ", nodes);
         }
-        return "VIP " + vip + " is announced by " + nodes.size() + " node(s) with a local ready backend: "
+        return nodes.size() + " node(s) with a local ready backend may advertise VIP " + vip + ": "
                 + String.join(", ", nodes);
     }
 
-    /** Available=False with a VIP: no node may announce it. */
+    /** Available=False with a VIP: no node may advertise it. */
     public static String noReadyBackends(String vip, boolean backendsButNoArpNode) {
         if (backendsButNoArpNode) {
-            return "VIP " + vip + " has nodes with ready backends but no node answers ARP for it; check the "
+            return "VIP " + vip + " has nodes with ready backends but none is elected to answer ARP for it; check the "
                     + "controller's events and its ARPAdvertisement";
         }
-        return "VIP " + vip + " is not announced: no ready endpoint with a node; check that the Service's selector "
-                + "matches running pods that pass their readiness probes (with externalTrafficPolicy Local only "
-                + "nodes with a local ready backend announce the VIP)";
+        return "VIP " + vip + " has no node that may advertise it: no ready endpoint with a node; check that the"
+                + " Service's selector matches running pods that pass their readiness probes (with"
+                + " externalTrafficPolicy Local only nodes with a local ready backend advertise the VIP)";
+    }
+
+    /**
+     * Available=False: every node with a ready backend is left out by the network's node selector or Kubernetes'
+     * exclusion label; {@code why} is {@code node: reason} per node.
+     */
+    public static String noEligibleNode(String vip, List<String> why) {
+        return "VIP " + vip + " has no node that may advertise it: every node with a ready backend is left out ("
+                + String.join("; ", why) + "); remove the exclusion label, widen the ExternalNetwork's nodeSelector,"
+                + " or run the backends on selected nodes";
+    }
+
+    /** Available=False (ARP): the nodes with ready backends run no agent (no agent Lease), so none can answer. */
+    public static String noAgents(String vip, List<String> nodes) {
+        return "VIP " + vip + " is answered by no node: no node with a ready backend runs a juneau-agent (no Lease"
+                + " juneau-agent-<node> for " + String.join(", ", nodes) + "); install the agent DaemonSet on those"
+                + " nodes, or start the controller with --arp-without-agents where no agent is meant to answer";
+    }
+
+    /** Appended to Available: nodes with a ready backend that do not advertise, and why. */
+    public static String notAdvertising(List<String> why) {
+        return why.isEmpty() ? "" : "; not advertising: " + String.join("; ", why);
     }
 
     /** Available=False: the nodes with ready backends are all dead by their agents' Leases (SPEC §3.7). */

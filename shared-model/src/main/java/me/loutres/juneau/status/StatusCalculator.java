@@ -64,13 +64,24 @@ public final class StatusCalculator {
                 available = condition(JuneauConstants.CONDITION_AVAILABLE, false, problem.reason(), problem.message());
             } else if (advertised) {
                 available = condition(JuneauConstants.CONDITION_AVAILABLE, true, JuneauConstants.REASON_READY,
-                        Messages.ready(vip, b.advertisingNodes(), arpNode));
+                        Messages.ready(vip, b.advertisingNodes(), arpNode) + Messages.notAdvertising(in.leftOut()));
             } else if (arp && hasNodes && !in.deadNodes().isEmpty()) {
                 available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
-                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.onlyDeadNodes(vip, in.deadNodes()));
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.onlyDeadNodes(vip, in.deadNodes())
+                                + Messages.notAdvertising(in.noAgentNodes().isEmpty() ? in.leftOut()
+                                        : java.util.stream.Stream.concat(in.leftOut().stream(), in.noAgentNodes()
+                                                .stream().map(n -> n + ": runs no juneau-agent")).toList()));
+            } else if (arp && hasNodes && !in.noAgentNodes().isEmpty()) {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.noAgents(vip, in.noAgentNodes())
+                                + Messages.notAdvertising(in.leftOut()));
+            } else if (!hasNodes && !in.leftOut().isEmpty()) {
+                available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.noEligibleNode(vip, in.leftOut()));
             } else {
                 available = condition(JuneauConstants.CONDITION_AVAILABLE, false,
-                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.noReadyBackends(vip, hasNodes));
+                        JuneauConstants.REASON_NO_READY_BACKENDS, Messages.noReadyBackends(vip, hasNodes)
+                                + Messages.notAdvertising(in.leftOut()));
             }
         } else if (a instanceof AllocationState.Pending p) {
             s.setPhase(JuneauConstants.PHASE_PENDING);
@@ -86,8 +97,18 @@ public final class StatusCalculator {
         }
         List<Condition> previous = previousOrNull == null || previousOrNull.getConditions() == null ? List.of()
                 : previousOrNull.getConditions();
+        List<Condition> all = new ArrayList<>(List.of(allocated, available));
+        if (in.announcement() != null) {
+            StatusInput.Announcement an = in.announcement();
+            if (a instanceof AllocationState.Allocated || a instanceof AllocationState.KeptUnusable) {
+                all.add(condition(JuneauConstants.CONDITION_ANNOUNCED, an.announced(), an.reason(), an.message()));
+            } else {
+                all.add(condition(JuneauConstants.CONDITION_ANNOUNCED, false, JuneauConstants.REASON_NOT_ALLOCATED,
+                        available.getMessage()));
+            }
+        }
         List<Condition> conditions = new ArrayList<>();
-        for (Condition c : List.of(allocated, available)) {
+        for (Condition c : all) {
             c.setObservedGeneration(generation);
             c.setLastTransitionTime(transitionTime(previous, c, now));
             conditions.add(c);

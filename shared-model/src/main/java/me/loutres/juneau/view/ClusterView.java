@@ -2,6 +2,7 @@ package me.loutres.juneau.view;
 
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
@@ -10,10 +11,15 @@ import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.AddressRange;
 
 /**
- * What the cross-object admission checks may read of the cluster (SPEC §2): an informer cache in a cluster, a
+ * What the cross-object admission checks may read of the cluster (docs/admission.md): an informer cache in a cluster, a
  * snapshot built from YAML files offline. Implementations return live or immutable objects; callers never modify them.
+ *
+ * <p>A review asks only the named and indexed questions, whose cost follows the answer and not the size of the
+ * cluster (docs/admission.md, "Cost of a review"). The whole-kind collections are for loading something once (the
+ * offline allocator's feed), never for a review.
  */
 public interface ClusterView {
     Optional<AddressPool> addressPool(String name);
@@ -34,6 +40,34 @@ public interface ClusterView {
 
     Collection<Node> nodes();
 
+    // --- indexed questions (what a review asks) ---
+
+    /** The ServiceLoadBalancers whose {@code status.vip} is this address. */
+    List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address);
+
+    /** The ServiceLoadBalancers whose {@code spec.externalNetwork} is this name. */
+    List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network);
+
+    /** The ExternalNetworks whose {@code spec.addressPools} lists this pool. */
+    List<ExternalNetwork> externalNetworksListingPool(String pool);
+
+    /** The ARPAdvertisements whose {@code spec.address} is this address. */
+    List<ARPAdvertisement> arpAdvertisementsAt(long address);
+
+    /** The entries of stored pools that share an address with the range. */
+    List<PoolEntryRef> poolEntriesOverlapping(AddressRange range);
+
+    /** Node InternalIPs inside the range, as (one-address range, Node name), by address. */
+    List<RangeIndex.Hit<String>> nodeInternalIpsIn(AddressRange range);
+
+    /** Ranges the cluster says it uses (ServiceCIDRs, Nodes' podCIDRs) that share an address with the range. */
+    List<LearntRange> learntRangesOverlapping(AddressRange range);
+
+    /** The names of one kind, sorted, for a denial that lists what exists (never on an allowed review). */
+    List<String> names(NamedKind kind);
+
+    /** The kinds whose names a denial lists. */
+    enum NamedKind { ADDRESS_POOL, EXTERNAL_NETWORK, NODE }
     Optional<BGPPeer> bgpPeer(String name);
 
     /** The BGPPeers whose {@code spec.peerAddress} is exactly this text (an index, not a walk of every peer). */

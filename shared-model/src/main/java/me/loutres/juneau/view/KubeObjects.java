@@ -35,7 +35,8 @@ public final class KubeObjects {
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION, BGPSession.class),
             Map.entry("/Node", Node.class),
             Map.entry("/Service", Service.class),
-            Map.entry("/Secret", io.fabric8.kubernetes.api.model.Secret.class));
+            Map.entry("/Secret", io.fabric8.kubernetes.api.model.Secret.class),
+            Map.entry("networking.k8s.io/ServiceCIDR", io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR.class));
 
     private KubeObjects() {
     }

@@ -113,6 +113,14 @@ class AdmissionRulesTest {
                 IP + "198.51.100.15 is the broadcast address of 198.51.100.0/28 in AddressPool pool-b, which is never handed out; accepted: an address in 192.0.2.1-192.0.2.254 (AddressPool pool-a), 198.51.100.1-198.51.100.14 (AddressPool pool-b), 198.51.100.64-198.51.100.65 (AddressPool pool-b)");
         deny("2.1.5 deny an address of another network's pool", SVC, () -> create(svc("a").net("l2").ip("192.0.2.10").yaml()),
                 IP + "192.0.2.10 is outside every AddressPool of ExternalNetwork \"l2\"; accepted: an address in 203.0.113.10-203.0.113.20 (AddressPool pool-l2)");
+        deny("2.1.5 deny a loopback requested IP, saying why", SVC, () -> create(svc("a").ip("127.0.0.10").yaml()),
+                IP + "127.0.0.10 is in 127.0.0.0/8 (loopback: as a VIP, kube-proxy would capture every node's own traffic "
+                        + "to that address and port), which can never be a VIP; request a unicast address of the "
+                        + "ExternalNetwork's pools, or remove the annotation to get one allocated");
+        deny("2.1.5 deny the broadcast address as requested IP", SVC, () -> create(svc("a").ip("255.255.255.255").yaml()),
+                IP + "255.255.255.255 is in 240.0.0.0/4 (reserved for future use, with the broadcast address "
+                        + "255.255.255.255), which can never be a VIP; request a unicast address of the "
+                        + "ExternalNetwork's pools, or remove the annotation to get one allocated");
         allow("2.1.5 allow inside a pool", SVC, () -> create(svc("a").ip("192.0.2.10").yaml()));
         allow("2.1.5 allow both addresses of a /31", SVC, () -> create(svc("a").ip("198.51.100.64").yaml()));
         allow("2.1.5 allow whitespace around the address", SVC, () -> create(svc("a").ip(" 198.51.100.65 ").yaml()));
@@ -141,7 +149,7 @@ class AdmissionRulesTest {
                 NET + "cannot change from \"public\" to \"l2\"; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to use another ExternalNetwork");
         deny("2.1.8 deny requesting another address once the VIP is allocated", SVC,
                 () -> update(svc("web").yaml(), svc("web").ip("192.0.2.10").yaml()),
-                IP + "cannot change from null to \"192.0.2.10\"; accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
+                IP + "cannot be set to \"192.0.2.10\" (it was absent); accepted: \"192.0.2.1\" or no annotation; the VIP of a Service is fixed once allocated (192.0.2.1); delete and re-create the Service to get another address");
         allow("2.1.8 allow pinning the allocated VIP", SVC, () -> update(svc("web").yaml(), svc("web").ip("192.0.2.1").yaml()));
         allow("2.1.8 allow removing the requested IP (the VIP stays)", SVC,
                 () -> update(svc("web").ip("192.0.2.1").yaml(), svc("web").yaml()));
@@ -206,7 +214,9 @@ class AdmissionRulesTest {
                 .object(web.replace("vip: 192.0.2.1", "vip: 192.0.2.9")), webDenied);
         allow("2.2 allow status UPDATE by the controller", SLBS, () -> Requests.slb("UPDATE").subResource("status")
                 .oldObject(web).object(web.replace("phase: Ready", "phase: Degraded")).user(CTL));
-        deny("2.2 deny DELETE by a user", SLBS, () -> Requests.slb("DELETE").oldObject(web), webDenied);
+        deny("2.2 deny DELETE by a user, saying how to get there", SLBS, () -> Requests.slb("DELETE").oldObject(web),
+                "ServiceLoadBalancer default/web is managed by Juneau; to remove it, delete Service default/web or change"
+                        + " its type from LoadBalancer, and the controller deletes it (request by \"alice\")");
         allow("2.2 allow DELETE by the garbage collector", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(GC));
         allow("2.2 allow DELETE by the namespace controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(NSC));
         allow("2.2 allow DELETE by the controller", SLBS, () -> Requests.slb("DELETE").oldObject(web).user(CTL));
@@ -229,8 +239,25 @@ class AdmissionRulesTest {
         deny("2.2 deny the garbage collector writing status", SLBS, () -> Requests.slb("UPDATE").subResource("status").oldObject(web)
                 .object(webOrphaned).user(GC), webDenied.replace("\"alice\"", "\"" + GC + "\""));
         deny("2.2 deny UPDATE by the garbage collector", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
-                .object(web.replace("generation: 1", "generation: 1\n  labels: {a: b}")).user(GC),
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {juneau.loutres.me/node: node-b}")).user(GC),
                 webDenied.replace("\"alice\"", "\"" + GC + "\""));
+        // users may label and annotate the derived objects, as long as they leave Juneau's own keys alone
+        allow("2.2 allow a user's labels and annotations on a ServiceLoadBalancer", SLBS, () -> Requests.slb("UPDATE")
+                .oldObject(web).object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}\n"
+                        + "  annotations: {backup.example.com/skip: \"true\"}").replace("resourceVersion: \"300\"",
+                        "resourceVersion: \"301\"")));
+        deny("2.2 deny a user's label in Juneau's own group", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {juneau.loutres.me/service-name: other}")),
+                webDenied);
+        deny("2.2 deny a user's annotation under a juneau.loutres.me subdomain", SLBS, () -> Requests.slb("UPDATE")
+                .oldObject(web).object(web.replace("generation: 1",
+                        "generation: 1\n  annotations: {serviceloadbalancer.juneau.loutres.me/x: y}")), webDenied);
+        deny("2.2 deny a user's label together with a spec change", SLBS, () -> Requests.slb("UPDATE").oldObject(web)
+                .object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}")
+                        .replace("externalNetwork: public", "externalNetwork: l2")), webDenied);
+        deny("2.2 deny a user's label change on the status subresource", SLBS, () -> Requests.slb("UPDATE")
+                .subResource("status").oldObject(web).object(web.replace("generation: 1", "generation: 1\n  labels: {team: shop}")),
+                webDenied);
         String webGone = web.replace("  resourceVersion: \"300\"\n", "  resourceVersion: \"300\"\n  deletionTimestamp: \"2026-11-29T11:00:00Z\"\n");
         allow("2.2 allow finalizer-only removal by anyone", SLBS, () -> Requests.slb("UPDATE").oldObject(webGone)
                 .object(webGone.replace("  finalizers: [" + JuneauConstants.FINALIZER + "]\n", "")
@@ -243,6 +270,12 @@ class AdmissionRulesTest {
                 .object(l2arp.replace("nodeName: node-a", "nodeName: node-b")),
                 "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
         deny("2.2 deny ARPAdvertisement DELETE by a user", ARPS, () -> Requests.arp("DELETE").oldObject(l2arp),
+                "ARPAdvertisement slb-default-l2web is managed by Juneau; to remove it, delete Service default/l2web or"
+                        + " change its type from LoadBalancer, and the controller deletes it (request by \"alice\")");
+        allow("2.2 allow a user's annotation on an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
+                .object(l2arp.replace("  labels:\n", "  annotations: {note: rack-3}\n  labels:\n")));
+        deny("2.2 deny a user's change of the node label of an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE")
+                .oldObject(l2arp).object(l2arp.replace("  labels:\n", "  labels:\n    " + JuneauConstants.LABEL_NODE + ": node-b\n")),
                 "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
         allow("2.2 allow ARPAdvertisement DELETE by the garbage collector", ARPS, () -> Requests.arp("DELETE").oldObject(l2arp).user(GC));
         allow("2.2 allow ARPAdvertisement nodeName UPDATE by the controller", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
@@ -313,6 +346,26 @@ class AdmissionRulesTest {
         deny("2.4 deny an entry overlapping a reserved CIDR", POOLS, () -> Requests.pool("CREATE").object(pool("p", "bgp", "10.100.0.0/24", "172.31.255.0/24")),
                 "spec.addresses[0]: \"10.100.0.0/24\" overlaps reserved CIDR 10.96.0.0/12 (shared: 10.100.0.0-10.100.0.255); the cluster network uses those addresses, so they must never become VIPs; "
                         + "spec.addresses[1]: \"172.31.255.0/24\" overlaps reserved CIDR 172.31.255.1 (shared: 172.31.255.1); the cluster network uses those addresses, so they must never become VIPs");
+        deny("2.4 deny an entry overlapping 127.0.0.0/8", POOLS, () -> Requests.pool("CREATE").object(pool("p", "arp", "127.0.0.10-127.0.0.20")),
+                "spec.addresses[0]: \"127.0.0.10-127.0.0.20\" overlaps 127.0.0.0/8 (loopback: as a VIP, kube-proxy would capture every node's own traffic to that address and port) (shared: 127.0.0.10-127.0.0.20), which can never be a VIP; accepted: unicast addresses outside 0.0.0.0/8, 127.0.0.0/8, 169.254.0.0/16, 224.0.0.0/4, 240.0.0.0/4");
+        deny("2.4 deny an entry overlapping 224.0.0.0/4", POOLS, () -> Requests.pool("CREATE").object(pool("p", "bgp", "224.0.0.0/28")),
+                "spec.addresses[0]: \"224.0.0.0/28\" overlaps 224.0.0.0/4 (multicast: not a unicast address) (shared: 224.0.0.0-224.0.0.15), which can never be a VIP; accepted: unicast addresses outside 0.0.0.0/8, 127.0.0.0/8, 169.254.0.0/16, 224.0.0.0/4, 240.0.0.0/4");
+        deny("2.4 deny an entry overlapping 169.254.0.0/16", POOLS, () -> Requests.pool("CREATE").object(pool("p", "arp", "169.254.10.1-169.254.10.9")),
+                "spec.addresses[0]: \"169.254.10.1-169.254.10.9\" overlaps 169.254.0.0/16 (link-local: never routed beyond one link) (shared: 169.254.10.1-169.254.10.9), which can never be a VIP; accepted: unicast addresses outside 0.0.0.0/8, 127.0.0.0/8, 169.254.0.0/16, 224.0.0.0/4, 240.0.0.0/4");
+        deny("2.4 deny an entry overlapping 0.0.0.0/8", POOLS, () -> Requests.pool("CREATE").object(pool("p", "arp", "0.0.0.0-0.0.0.3")),
+                "spec.addresses[0]: \"0.0.0.0-0.0.0.3\" overlaps 0.0.0.0/8 (\"this network\", a source address only) (shared: 0.0.0.0-0.0.0.3), which can never be a VIP; accepted: unicast addresses outside 0.0.0.0/8, 127.0.0.0/8, 169.254.0.0/16, 224.0.0.0/4, 240.0.0.0/4");
+        deny("2.4 deny an entry overlapping 240.0.0.0/4", POOLS, () -> Requests.pool("CREATE").object(pool("p", "arp", "255.255.255.255-255.255.255.255")),
+                "spec.addresses[0]: \"255.255.255.255-255.255.255.255\" overlaps 240.0.0.0/4 (reserved for future use, with the broadcast address 255.255.255.255) (shared: 255.255.255.255), which can never be a VIP; accepted: unicast addresses outside 0.0.0.0/8, 127.0.0.0/8, 169.254.0.0/16, 224.0.0.0/4, 240.0.0.0/4");
+        denyIn("2.4 deny an entry overlapping a ServiceCIDR or a Node's podCIDR, naming the object", POOLS,
+                () -> Fixtures.view(Manifests.serviceCidr("kubernetes", "10.112.0.0/12", "fd00:10:96::/108"),
+                        Manifests.nodeWithPodCidrs("worker-1", "10.0.0.21", "10.244.1.0/24", "fd00:244:1::/64")),
+                () -> Requests.pool("CREATE").object(pool("p", "arp", "10.112.0.1-10.112.0.9", "10.244.1.250-10.244.2.5")),
+                "spec.addresses[0]: \"10.112.0.1-10.112.0.9\" overlaps ServiceCIDR kubernetes 10.112.0.0/12 (shared: 10.112.0.1-10.112.0.9); the cluster network uses those addresses, so they must never become VIPs; "
+                        + "spec.addresses[1]: \"10.244.1.250-10.244.2.5\" overlaps Node worker-1 podCIDR 10.244.1.0/24 (shared: 10.244.1.250-10.244.1.255); the cluster network uses those addresses, so they must never become VIPs");
+        allowIn("2.4 allow an entry beside the learnt ranges", POOLS,
+                () -> Fixtures.view(Manifests.serviceCidr("kubernetes", "10.96.0.0/12"),
+                        Manifests.nodeWithPodCidrs("worker-1", "10.0.0.21", "10.244.1.0/24")),
+                () -> Requests.pool("CREATE").object(pool("p", "arp", "10.244.2.1-10.244.2.9")));
         allowIn("2.4 allow appending when an old entry contains a Node that joined later", POOLS,
                 () -> Fixtures.view(pool("p", "bgp", "10.0.0.0/24"), Manifests.node("late", "10.0.0.7")),
                 () -> Requests.pool("UPDATE").oldObject(pool("p", "bgp", "10.0.0.0/24")).object(pool("p", "bgp", "10.0.0.0/24", "10.0.9.0/24")));

@@ -170,6 +170,17 @@ final class Manifests {
                 + "  - {type: Hostname, address: " + name + "}\n";
     }
 
+    static String serviceCidr(String name, String... cidrs) {
+        return "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata:\n  name: " + name + "\nspec:\n  cidrs: ["
+                + quoted(cidrs) + "]\n";
+    }
+
+    static String nodeWithPodCidrs(String name, String internalIp, String... podCidrs) {
+        return "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + name + "\nspec:\n  podCIDR: " + quote(podCidrs[0])
+                + "\n  podCIDRs: [" + quoted(podCidrs) + "]\nstatus:\n  addresses:\n  - {type: InternalIP, address: "
+                + internalIp + "}\n";
+    }
+
     private static String quoted(String... items) {
         List<String> q = new ArrayList<>();
         for (String s : items) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ServiceMutationTest {
     static final AdmissionEngine ENGINE = new AdmissionEngine(AdmissionSettings.defaults());
     static final String WARNING = "spec.externalTrafficPolicy was set to Local (it was Cluster, the API server's default when it is omitted): "
-            + "Juneau announces a VIP only from nodes with a local ready backend; write externalTrafficPolicy: Local in the manifest to make this explicit";
+            + "Juneau announces a VIP only from nodes with a local ready backend; write externalTrafficPolicy: Local in the manifest to stop seeing this warning (and the drift GitOps tools show, docs/ci.md)";
 
     static Stream<Arguments> cases() {
         return Stream.of(

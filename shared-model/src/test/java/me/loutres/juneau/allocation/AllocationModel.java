@@ -111,9 +111,15 @@ final class AllocationModel {
             }
         }
         long held = union.stream().filter(holder::containsKey).count();
+        // held through another known pool that contains the address too (overlapping pools): not this pool's
+        long elsewhere = union.stream().filter(holder::containsKey).filter(a -> {
+            AllocationRecord r = byOwner.get(holder.get(a));
+            Pool home = pools.get(r.pool());
+            return !r.pool().equals(name) && home != null && home.usable(a);
+        }).count();
         long excludedFree = p.arp() ? union.stream().filter(a -> excluded.contains(a) && !holder.containsKey(a)).count()
                 : 0;
-        return new PoolUsage(name, union.size() - excludedFree, held);
+        return new PoolUsage(name, union.size() - excludedFree, held - elsewhere, elsewhere);
     }
 
     private void hold(AllocationRecord r) {

@@ -65,4 +65,18 @@ class NodeLivenessTest {
         assertThat(l.deadAmong(List.of("n3", "n2", "n1"))).containsExactly("n1");
         assertThat(NodeLiveness.unknown().dead(node)).isFalse();
     }
+
+    @ParameterizedTest(name = "{0}: agent {1}")
+    @CsvSource({"n1, true", "n2, true", "n3, false"})
+    void aNodeHasAnAgentWhenItHasAnAgentLeaseWhateverItSays(String node, boolean agent) {
+        // n1 released its Lease (dead), n2's cannot be read (no renewTime): both have an agent; n3 has none
+        List<Lease> leases = List.of(lease("juneau-agent-n1", "", null, null),
+                lease("juneau-agent-n2", "a", null, 3), lease("juneau-controller", "x", null, 3));
+        assertThat(NodeLiveness.of(leases, NOW).hasAgent(node)).isEqualTo(agent);
+        NodeLiveness byLookup = NodeLiveness.lookup(n -> leases.stream()
+                .filter(l -> l.getMetadata().getName().equals(NodeLiveness.LEASE_PREFIX + n)).findFirst().orElse(null),
+                NOW);
+        assertThat(byLookup.hasAgent(node)).as("on-demand lookup answers the same").isEqualTo(agent);
+        assertThat(NodeLiveness.unknown().hasAgent(node)).isFalse();
+    }
 }

@@ -359,7 +359,7 @@ class ServicePlannerTest {
         ServicePlan moved = ServicePlanner.plan(input(alloc.status(), ARP_NET, ALLOCATED, slices("node-b"),
                 ours("node-a")));
         assertThat(moved.events()).containsExactly(PlannedEvent.normal(JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
-                "node answering ARP for VIP 10.0.0.1 changed: node-a -> node-b"));
+                "node elected to answer ARP for VIP 10.0.0.1 changed: node-a -> node-b"));
         assertThat(moved.arpNodeChanged()).isTrue();
 
         ServicePlan failed = ServicePlanner.plan(input(null, ARP_NET, EXHAUSTED, slices(), null));

@@ -156,10 +156,10 @@ class StatusCalculatorTest {
     void readyMessagesNameWhoAnnounces() {
         assertThat(condition(StatusCalculator.next(null, new StatusInput(1, VIP, backends("n1", "n2"), "bgp", null),
                 T0), "Available").getMessage())
-                .isEqualTo("VIP 10.0.0.1 is announced by 2 node(s) with a local ready backend: n1, n2");
+                .isEqualTo("2 node(s) with a local ready backend may advertise VIP 10.0.0.1: n1, n2");
         assertThat(condition(StatusCalculator.next(null, new StatusInput(1, VIP, backends("n1", "n2"), "arp", "n2"),
                 T0), "Available").getMessage())
-                .isEqualTo("VIP 10.0.0.1 is answered by node n2 (ARP); 2 node(s) have a local ready backend");
+                .isEqualTo("node n2 is elected to answer ARP for VIP 10.0.0.1; 2 node(s) with a local ready backend may: n1, n2");
         assertThat(condition(StatusCalculator.next(null, new StatusInput(1, EXHAUSTED, backends(), "bgp", null),
                 T0), "Available").getMessage()).isEqualTo("no VIP allocated: no free address ...");
     }

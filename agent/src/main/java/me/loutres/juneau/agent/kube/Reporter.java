@@ -108,6 +108,12 @@ public final class Reporter {
                 message);
     }
 
+    /** Records an Event on a cluster-scoped Juneau object (it lives in {@code default}, as for advertisements). */
+    public void eventOnClusterObject(String kind, String name, String type, String reason, String message) {
+        record("default", name, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
+                .withKind(kind).withName(name).build(), type, reason, message);
+    }
+
     private void record(String namespace, String about, ObjectReference involved, String type, String reason,
             String message) {
         Instant now = Instant.now();

@@ -6,7 +6,12 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import me.loutres.juneau.agent.bgp.SessionReport;
 
 /** The agent's series (SPEC §8), served on {@code /metrics}. */
 public final class AgentMetrics {
@@ -19,6 +24,10 @@ public final class AgentMetrics {
     private final Counter leaseRenewFailures;
     private final Counter statusWriteFailures;
     private final Timer takeover;
+    private final Timer bgpReconfigure;
+    private final Counter bgpRestarts;
+    private final Map<String, AtomicInteger> sessionUp = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> routesAdvertised = new ConcurrentHashMap<>();
 
     public AgentMetrics() {
         Gauge.builder("juneau_agent_vips_owned", owned, AtomicInteger::get)
@@ -40,6 +49,49 @@ public final class AgentMetrics {
                 .description("From the agent learning it owns a VIP to its first gratuitous ARP on the wire")
                 .publishPercentileHistogram(true).minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
+        bgpReconfigure = Timer.builder("juneau_agent_bgp_reconfigure")
+                .description("Writing BIRD's configuration and its 'configure', for each change")
+                .publishPercentileHistogram(true).minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+        bgpRestarts = Counter.builder("juneau_agent_bgp_daemon_restarts")
+                .description("Times BIRD died alone and was started again").register(registry);
+    }
+
+    public void bgpReconfigured(Duration took) {
+        bgpReconfigure.record(took);
+    }
+
+    public long bgpReconfigureCount() {
+        return bgpReconfigure.count();
+    }
+
+    public void bgpDaemonRestarted() {
+        bgpRestarts.increment();
+    }
+
+    public double bgpDaemonRestarts() {
+        return bgpRestarts.count();
+    }
+
+    /** The per-peer series: 1/0 for an Established session, and the routes sent to it. */
+    public void bgpSessions(List<SessionReport> reports) {
+        // a peer that no longer applies keeps its series, at 0
+        sessionUp.values().forEach(v -> v.set(0));
+        routesAdvertised.values().forEach(v -> v.set(0));
+        for (SessionReport r : reports) {
+            sessionUp.computeIfAbsent(r.peer(), p -> {
+                AtomicInteger v = new AtomicInteger();
+                Gauge.builder("juneau_agent_bgp_session_up", v, AtomicInteger::get).tag("peer", p)
+                        .description("1 while the BGP session with this peer is Established").register(registry);
+                return v;
+            }).set(r.established() ? 1 : 0);
+            routesAdvertised.computeIfAbsent(r.peer(), p -> {
+                AtomicLong v = new AtomicLong();
+                Gauge.builder("juneau_agent_bgp_routes_advertised", v, AtomicLong::get).tag("peer", p)
+                        .description("Routes this node advertises to this peer").register(registry);
+                return v;
+            }).set(r.routes());
+        }
     }
 
     public PrometheusMeterRegistry registry() {

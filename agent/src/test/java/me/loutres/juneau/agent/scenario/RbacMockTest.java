@@ -3,10 +3,21 @@ package me.loutres.juneau.agent.scenario;
 import static me.loutres.juneau.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import me.loutres.juneau.agent.AgentOptions;
+import me.loutres.juneau.agent.BgpOptions;
+import me.loutres.juneau.agent.plan.PlanObjects;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.agent.NodeAgent;
 import me.loutres.juneau.agent.arp.ArpFrame;
 import me.loutres.juneau.agent.arp.MacAddress;
@@ -35,7 +46,26 @@ class RbacMockTest {
         }
     }
 
-    /** Gain (status, Event, Lease create and renew), a conflict, a move away, a pause and its fresh list, release. */
+    static void bgpObjects(AgentCluster c) {
+        KubernetesClient k = c.client();
+        k.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+        k.resources(ExternalNetwork.class).resource(PlanObjects.bgpNetwork("public", null, null)).create();
+        ServiceLoadBalancer slb = PlanObjects.slb("bgp-web", "public", "198.18.100.1", "node-a");
+        slb.getMetadata().setUid(null);
+        k.resources(ServiceLoadBalancer.class).inNamespace("default").resource(slb).create();
+        BGPPeer peer = PlanObjects.withPassword(PlanObjects.peer("tor", "198.18.0.1", 65000, 65001), "tor-md5",
+                "password");
+        peer.getMetadata().setUid(null);
+        k.resources(BGPPeer.class).resource(peer).create();
+        k.secrets().inNamespace("juneau-system").resource(new SecretBuilder().withNewMetadata().withName("tor-md5")
+                .endMetadata().addToStringData("password", "s3cret").build()).create();
+    }
+
+    /**
+     * Gain (status, Event, Lease create and renew), a conflict, a move away, a pause and its fresh list, release; and
+     * the BGP half: its watches, the peer's Secret, a BGPSession created and its status written (BIRD is missing on
+     * purpose: the session says so and the BGPPeer gets an Event).
+     */
     private static void exerciseEveryPath(AgentCluster c) throws Exception {
         MacAddress mac = MacAddress.parse("02:00:00:00:00:0a");
         InterfaceInfo eth0 = new InterfaceInfo("eth0", 2, mac,
@@ -46,7 +76,11 @@ class RbacMockTest {
                 .withLease(new LeaseKeeper.Timing(Duration.ofMillis(1200), Duration.ofSeconds(1),
                         Duration.ofMillis(1200), Duration.ofSeconds(1)));
         c.advertise("web", "198.18.0.100", "node-a");
-        NodeAgent agent = NodeAgent.start(c.newAgentClient(), options, wire, () -> List.of(eth0));
+        bgpObjects(c);
+        BgpOptions bgp = new BgpOptions(Path.of("/nonexistent/bird"), Files.createTempDirectory("juneau-bird"),
+                "198.18.0.11", List.of());
+        NodeAgent agent = NodeAgent.start(c.newAgentClient(), options, bgp, Clock.systemUTC(), wire,
+                () -> List.of(eth0));
         try {
             eventually(() -> assertThat(c.get("web").getStatus()).isNotNull());
             wire.inject("eth0", ArpFrame.gratuitousRequest(MacAddress.parse("02:00:00:00:00:0b"),
@@ -57,6 +91,14 @@ class RbacMockTest {
             eventually(() -> assertThat(c.agentRequests()).anyMatch(r -> r.method().equals("GET")
                     && r.path().contains("arpadvertisements?") && !r.path().contains("watch=true")
                     && c.agentRequests().indexOf(r) > 2));
+            eventually(() -> {
+                BGPSession s = c.client().resources(BGPSession.class).withName("tor.node-a").get();
+                assertThat(s).isNotNull();
+                assertThat(s.getStatus()).isNotNull();
+                assertThat(s.getStatus().getLastError()).contains("BIRD is not installed");
+            });
+            eventually(() -> assertThat(c.client().v1().events().inNamespace("default").list().getItems())
+                    .anyMatch(e -> "BGPPeer".equals(e.getInvolvedObject().getKind())));
             c.move("web", "node-b");
             eventually(() -> assertThat(agent.answering()).isEmpty());
         } finally {

@@ -17,6 +17,11 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 
 /**
@@ -57,6 +62,15 @@ public final class AgentCluster implements AutoCloseable {
                 .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
                 .endVersion().endSpec().build();
         client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        // the BGP half's kinds (docs/bgp.md), so the mock knows their scope and status subresources
+        for (Class<?> kind : List.of(ServiceLoadBalancer.class, ExternalNetwork.class, BGPPeer.class,
+                BFDProfile.class, BGPSession.class)) {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            CustomResourceDefinition d = CustomResourceDefinitionContext.v1CRDFromCustomResourceType((Class) kind)
+                    .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus()
+                    .endSubresources().endVersion().endSpec().build();
+            client.apiextensions().v1().customResourceDefinitions().resource(d).create();
+        }
     }
 
     private static java.util.logging.Logger quiet(String name) {

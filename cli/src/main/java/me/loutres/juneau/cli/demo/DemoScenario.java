@@ -120,10 +120,10 @@ public final class DemoScenario {
                 .map(n -> n + " " + kube.nodes().withName(n).get().getStatus().getAddresses().get(0).getAddress())
                 .toList()));
         out.println("  (every object below is a file of " + DemoManifests.DIRECTORY + ")");
-        mustCreate(AddressPool.class, "lan-pool.yaml");
-        mustCreate(AddressPool.class, "edge-pool.yaml");
-        mustCreate(ExternalNetwork.class, "lan.yaml");
-        mustCreate(ExternalNetwork.class, "edge.yaml");
+        mustCreate(AddressPool.class, "10-lan-pool.yaml");
+        mustCreate(AddressPool.class, "11-edge-pool.yaml");
+        mustCreate(ExternalNetwork.class, "20-lan.yaml");
+        mustCreate(ExternalNetwork.class, "21-edge.yaml");
         TextTable t = new TextTable("NAME", "MODE", "ADDRESSES", "NETWORK");
         List<ExternalNetwork> networks = kube.resources(ExternalNetwork.class).list().getItems();
         kube.resources(AddressPool.class).list().getItems().stream()
@@ -155,7 +155,7 @@ public final class DemoScenario {
     // ---- step 4 -------------------------------------------------------------------------------------------
 
     private void goodServices() throws StepFailed, IOException, InterruptedException {
-        ApiCalls.Reply reply = mustCreate(Service.class, "web.yaml");
+        ApiCalls.Reply reply = mustCreate(Service.class, "30-web.yaml");
         report.warnings.addAll(reply.warnings());
         String policy = kube.services().inNamespace(NS).withName("web").get().getSpec().getExternalTrafficPolicy();
         check("Local".equals(policy), "the webhook should have set externalTrafficPolicy Local, found " + policy);
@@ -166,7 +166,7 @@ public final class DemoScenario {
         out.println("  no backends yet:");
         printSlbs();
 
-        mustCreate(EndpointSlice.class, "web-endpoints.yaml");
+        mustCreate(EndpointSlice.class, "31-web-endpoints.yaml");
         out.println("  endpoints ready on node-a and node-b:");
         String expected = ArpElection.elect(allocated.getVip(), List.of("node-a", "node-b"), null).orElseThrow();
         ServiceLoadBalancerStatus ready = awaitSlb("web", s -> JuneauConstants.PHASE_READY.equals(s.getPhase())
@@ -179,8 +179,8 @@ public final class DemoScenario {
                 ip -> ready.getVip().equals(ip));
         check(ready.getVip().equals(ingress), "the Service should show its VIP");
 
-        mustCreate(Service.class, "api.yaml");
-        mustCreate(EndpointSlice.class, "api-endpoints.yaml");
+        mustCreate(Service.class, "32-api.yaml");
+        mustCreate(EndpointSlice.class, "33-api-endpoints.yaml");
         ServiceLoadBalancerStatus bgp = awaitSlb("api", s -> JuneauConstants.PHASE_READY.equals(s.getPhase())
                 && List.of("node-b", "node-c").equals(s.getAdvertisingNodes()), "phase Ready on node-b, node-c");
         check("203.0.113.1".equals(bgp.getVip()), "api should get 203.0.113.1 (the network address .0 is skipped), got "
@@ -252,10 +252,10 @@ public final class DemoScenario {
         // one after the other: the API server serves requests concurrently and the controller reconciles Services
         // in parallel, so Services created in the same instant may be allocated in either order
         for (String name : List.of("web-2", "web-3")) {
-            mustCreate(Service.class, name + ".yaml");
+            mustCreate(Service.class, (name.equals("web-2") ? "40-" : "41-") + name + ".yaml");
             awaitSlb(name, s -> s.getVip() != null, "a VIP");
         }
-        mustCreate(Service.class, "web-4.yaml");
+        mustCreate(Service.class, "42-web-4.yaml");
         ServiceLoadBalancerStatus pending = awaitSlb("web-4", s -> JuneauConstants.PHASE_PENDING.equals(s.getPhase())
                 && condition(s, JuneauConstants.CONDITION_ALLOCATED).isPresent(), "phase Pending");
         Condition allocated = condition(pending, JuneauConstants.CONDITION_ALLOCATED).orElseThrow();

@@ -44,7 +44,9 @@ public final class LocalStack implements AutoCloseable {
     private final int webhookPort;
     private final HttpsWebhookCaller webhookCaller;
 
-    private LocalStack(int apiPort, int webhookPort, boolean withNodes, int workers) throws IOException {
+    private LocalStack(int apiPort, int webhookPort, boolean withNodes, int workers, boolean withController,
+            boolean withAgents)
+            throws IOException {
         Path dir = null;
         LocalApiServer server = null;
         HttpsWebhookCaller caller = null;
@@ -72,12 +74,19 @@ public final class LocalStack implements AutoCloseable {
                     .settings(AdmissionSettings.defaults()).viewSource(new ClusterViewSource.Client(wc, server::storageGet)).build());
             caller = new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + port), ca.certificatePem());
             server.useWebhook(caller);
-            cc = server.client(Identities.CONTROLLER_TOKEN);
-            ControllerOptions options = ControllerOptions.defaults("juneau-local-controller").withMetricsPort(0)
-                    .withWorkers(workers)
-                    .withLease(new Leadership.Timing(Duration.ofSeconds(4), Duration.ofSeconds(3),
-                            Duration.ofMillis(500)));
-            this.controller = JuneauController.start(cc, options);
+            if (withController) {
+                cc = server.client(Identities.CONTROLLER_TOKEN);
+                ControllerOptions options = ControllerOptions.defaults("juneau-local-controller").withMetricsPort(0)
+                        .withWorkers(workers)
+                        .withLease(new Leadership.Timing(Duration.ofSeconds(4), Duration.ofSeconds(3),
+                                Duration.ofMillis(500)))
+                        // without agents no node holds an agent Lease: elect anyway, so the demo shows who would answer
+                        .withArpWithoutAgents(!withAgents);
+                this.controller = JuneauController.start(cc, options);
+            } else {
+                // controllers are started beside it (juneau controller --kubeconfig FILE.controller)
+                this.controller = null;
+            }
             this.api = server;
             this.webhookClient = wc;
             this.controllerClient = cc;
@@ -105,13 +114,27 @@ public final class LocalStack implements AutoCloseable {
      */
     public static final int WORKERS = 16;
 
+    /** A stack where no node agent runs ({@code demo}, {@code up}): nodes without an agent may answer ARP. */
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes) throws IOException {
         return start(apiPort, webhookPort, withNodes, WORKERS);
     }
 
     /** As {@link #start(int, int, boolean)} with this many controller workers (Service keys reconciled at once). */
     public static LocalStack start(int apiPort, int webhookPort, boolean withNodes, int workers) throws IOException {
-        return new LocalStack(apiPort, webhookPort, withNodes, workers);
+        return new LocalStack(apiPort, webhookPort, withNodes, workers, true, false);
+    }
+
+    /** The API server and the webhook only: controllers run beside it, as processes of their own. */
+    public static LocalStack withoutController(int apiPort, int webhookPort, boolean withNodes) throws IOException {
+        return new LocalStack(apiPort, webhookPort, withNodes, WORKERS, false, false);
+    }
+
+    /**
+     * A stack whose nodes run real agents (the namespace LAN): only a node whose agent holds its Lease may be
+     * elected to answer ARP, as in a cluster.
+     */
+    public static LocalStack startForAgents(int apiPort, int webhookPort) throws IOException {
+        return new LocalStack(apiPort, webhookPort, false, WORKERS, true, true);
     }
 
     static Node node(String name, String internalIp) {
@@ -125,6 +148,7 @@ public final class LocalStack implements AutoCloseable {
         return api;
     }
 
+    /** The in-process controller; null when started {@linkplain #withoutController without one}. */
     public JuneauController controller() {
         return controller;
     }
@@ -133,9 +157,9 @@ public final class LocalStack implements AutoCloseable {
         return webhookPort;
     }
 
-    /** True once the controller leads and every cache (its own and the webhook's) is synced. */
+    /** True once the controller (if any) leads and every cache (its own and the webhook's) is synced. */
     public boolean ready() {
-        return controller.isReady() && controller.isLeader() && webhook.runtime() != null
+        return (controller == null || controller.isReady() && controller.isLeader()) && webhook.runtime() != null
                 && webhook.runtime().readiness().missing().isEmpty();
     }
 
@@ -153,7 +177,9 @@ public final class LocalStack implements AutoCloseable {
 
     @Override
     public void close() {
-        controller.close();
+        if (controller != null) {
+            controller.close();
+        }
         closeQuietly(controllerClient);
         webhook.stop();
         closeQuietly(webhookClient);

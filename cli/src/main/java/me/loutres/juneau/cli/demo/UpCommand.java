@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import me.loutres.juneau.apiserver.Identities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -14,7 +15,8 @@ import picocli.CommandLine.Option;
         description = {"Starts the embedded API server, the webhook and the controller and keeps them running until",
                 "interrupted (Ctrl-C). Writes a kubeconfig for kubectl: apply (client- and server-side), create,",
                 "get (-w), patch (all three types), describe, events, explain, delete and auth can-i behave as on",
-                "a cluster for Services, EndpointSlices, Nodes, Events and Juneau's kinds."})
+                "a cluster for Services, EndpointSlices, Nodes, Events and Juneau's kinds. Beside the admin",
+                "kubeconfig FILE it writes FILE.controller and FILE.agent, one per component identity."})
 public final class UpCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = "juneau-local.kubeconfig",
             description = "Where to write the kubeconfig (default: ${DEFAULT-VALUE}).")
@@ -26,6 +28,10 @@ public final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--no-nodes", description = "Do not create the three local Nodes (node-a, node-b, node-c).")
     boolean noNodes;
+
+    @Option(names = "--no-controller", description = {"Do not run a controller: start as many as you like beside",
+            "it (juneau controller --kubeconfig FILE.controller), stop and kill them, as in a cluster."})
+    boolean noController;
 
     private final PrintStream out;
     private final CountDownLatch stop;
@@ -40,6 +46,11 @@ public final class UpCommand implements Callable<Integer> {
         this.stop = stop;
     }
 
+    /** {@code FILE.controller} beside {@code FILE}. */
+    static Path beside(Path file, String identity) {
+        return file.resolveSibling(file.getFileName() + "." + identity);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
@@ -48,7 +59,8 @@ public final class UpCommand implements Callable<Integer> {
         }
         LocalStack stack;
         try {
-            stack = LocalStack.start(port, 0, !noNodes);
+            stack = noController ? LocalStack.withoutController(port, 0, !noNodes)
+                    : LocalStack.start(port, 0, !noNodes);
         } catch (IOException e) {
             out.println("juneau up: " + e.getMessage());
             return 2;
@@ -63,20 +75,33 @@ public final class UpCommand implements Callable<Integer> {
         }
         try {
             Path kubeconfig = stack.api().writeKubeconfig(kubeconfigOut);
+            // one per component identity, so a controller or an agent started beside it acts as in a cluster
+            Path controllerKubeconfig = stack.api().writeKubeconfig(beside(kubeconfigOut, "controller"),
+                    "juneau-controller", Identities.CONTROLLER_TOKEN);
+            Path agentKubeconfig = stack.api().writeKubeconfig(beside(kubeconfigOut, "agent"), "juneau-agent",
+                    Identities.AGENT_TOKEN);
             if (!stack.awaitReady(Duration.ofSeconds(30))) {
-                out.println("juneau up: the controller did not become ready within 30 s");
+                out.println("juneau up: " + (noController ? "the webhook" : "the controller")
+                        + " did not become ready within 30 s");
                 stack.close();
                 return 2;
             }
             out.println("Juneau LB is up on this machine:");
             out.println("  API server  " + stack.api().url() + "  (no auth beyond the kubeconfig's local token)");
             out.println("  webhook     https://127.0.0.1:" + stack.webhookPort());
-            out.println("  controller  leader, metrics on http://127.0.0.1:" + stack.controller().metricsPort()
-                    + "/metrics");
+            if (stack.controller() != null) {
+                out.println("  controller  leader, metrics on http://127.0.0.1:" + stack.controller().metricsPort()
+                        + "/metrics");
+            } else {
+                out.println("  controller  none (--no-controller): bin/juneau controller --kubeconfig "
+                        + controllerKubeconfig.toAbsolutePath() + " --identity c1 --metrics-port 0");
+            }
             if (!noNodes) {
                 out.println("  nodes       " + String.join(", ", LocalStack.NODE_NAMES)
                         + " (InternalIPs 192.168.10.11-13)");
             }
+            out.println("  kubeconfigs " + kubeconfig.toAbsolutePath() + " (admin), " + controllerKubeconfig
+                    .toAbsolutePath() + " (controller), " + agentKubeconfig.toAbsolutePath() + " (agent)");
             out.println();
             out.println("  export KUBECONFIG=" + kubeconfig.toAbsolutePath());
             out.println("  kubectl apply -f manifests/examples/   # pools, networks, Services");

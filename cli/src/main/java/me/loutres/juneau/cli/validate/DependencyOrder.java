@@ -28,9 +28,19 @@ final class DependencyOrder {
         return ORDER.indexOf(o.group() + "/" + o.kind()) + 1; // other kinds: 0
     }
 
+    /** A stable sort by rank, each object's rank computed once (not twice per comparison). */
     static List<ManifestObject> sort(List<ManifestObject> objects) {
-        return objects.stream()
-                .sorted(Comparator.comparingInt(DependencyOrder::rank).thenComparingInt(ManifestObject::order))
-                .toList();
+        List<List<ManifestObject>> byRank = new java.util.ArrayList<>();
+        for (int i = 0; i <= ORDER.size(); i++) {
+            byRank.add(new java.util.ArrayList<>());
+        }
+        List<ManifestObject> inOrder = new java.util.ArrayList<>(objects);
+        inOrder.sort(Comparator.comparingInt(ManifestObject::order));
+        for (ManifestObject o : inOrder) {
+            byRank.get(rank(o)).add(o);
+        }
+        List<ManifestObject> sorted = new java.util.ArrayList<>(objects.size());
+        byRank.forEach(sorted::addAll);
+        return sorted;
     }
 }

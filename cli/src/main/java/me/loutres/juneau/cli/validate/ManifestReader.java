@@ -9,53 +9,132 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import me.loutres.juneau.view.ClusterStateFiles;
-import me.loutres.juneau.view.ManifestException;
 import me.loutres.juneau.view.KubeReader;
+import me.loutres.juneau.view.ManifestException;
 import me.loutres.juneau.view.YamlDocuments;
 
 /**
- * Reads manifest files and directories (recursively) into objects in file order; Lists are expanded. The path
- * {@code -} is standard input, shown as {@code STDIN} the way kubectl names it.
+ * Reads manifest files, directories (recursively), standard input ({@code -}, shown as {@code STDIN} the way kubectl
+ * names it) and rendered kustomizations into objects in order; Lists are expanded. An input that cannot be read is
+ * kept as a failure (file, line, reason) and the others are still read, so every report names it beside the verdicts.
  */
 final class ManifestReader {
     static final Path STDIN_ARGUMENT = Path.of("-");
     static final Path STDIN = Path.of("STDIN");
-
-    private ManifestReader() {
-    }
+    private static final String KUSTOMIZE_GROUP = "kustomize.config.k8s.io";
 
     /**
-     * Every object of the paths, in order.
+     * What was read.
      *
-     * @throws ManifestException for the first unreadable file or object, as {@code file:line: reason}, and for a path
-     *         that holds no object at all (an empty file or directory is far more often a wrong path than intended)
+     * @param objects  every object, in order
+     * @param failures the inputs (or objects) that could not be read, each {@code file:line: reason}
+     * @param notes    what was skipped and why, one line each
+     * @param rendered for each kustomization's rendered output (named {@code DIR (kubectl kustomize)}), its directory
+     * @param files    how many files (and streams) were read
      */
-    static List<ManifestObject> read(List<Path> paths) throws ManifestException {
-        return read(paths, System.in);
+    record Inputs(List<ManifestObject> objects, List<ManifestException> failures, List<String> notes,
+                  Map<Path, Path> rendered, int files) {
     }
 
-    /** As {@link #read(List)}, with {@code -} read from {@code stdin}. */
-    static List<ManifestObject> read(List<Path> paths, InputStream stdin) throws ManifestException {
-        List<ManifestObject> objects = new ArrayList<>();
-        boolean stdinRead = false;
+    private final List<String> ignores;
+    private final Kustomize kustomize;
+    private final InputStream stdin;
+    private final List<ManifestObject> objects = new ArrayList<>();
+    private final List<ManifestException> failures = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private final Map<Path, Path> rendered = new LinkedHashMap<>();
+    private int files;
+    private boolean stdinRead;
+
+    ManifestReader(List<String> ignores, Kustomize kustomize, InputStream stdin) {
+        this.ignores = ignores;
+        this.kustomize = kustomize;
+        this.stdin = stdin;
+    }
+
+    /** Every object of the paths, then of the kustomizations, with the failures and notes. */
+    Inputs read(List<Path> paths, List<Path> kustomizations) {
         for (Path path : paths) {
             int before = objects.size();
-            List<YamlDocuments.Document> docs = new ArrayList<>();
+            int failed = failures.size();
             if (path.equals(STDIN_ARGUMENT)) {
-                if (stdinRead) {
-                    throw new ManifestException(STDIN, 0, "-f - is given more than once; standard input can be read once");
-                }
-                stdinRead = true;
-                docs.addAll(YamlDocuments.parse(STDIN, readStdin(stdin)));
+                readStdin();
             } else {
-                for (Path file : YamlDocuments.files(path)) {
-                    docs.addAll(YamlDocuments.read(file.normalize()));
+                try {
+                    for (Path file : ManifestFiles.list(path, ignores, notes::add)) {
+                        readFile(file.normalize());
+                    }
+                } catch (ManifestException e) {
+                    failures.add(e);
                 }
             }
-            for (YamlDocuments.Document doc : docs) {
-                JsonNode content = doc.content();
+            if (objects.size() == before && failures.size() == failed) {
+                // an empty file or directory is far more often a wrong path than intended
+                failures.add(new ManifestException(path.equals(STDIN_ARGUMENT) ? STDIN : path, 0, "no Kubernetes objects found ("
+                        + (path.equals(STDIN_ARGUMENT) ? "standard input held none"
+                        : Files.isDirectory(path) ? "none in the *.yaml, *.yml and *.json files of the directory"
+                        : "the file holds none") + "); check the path"));
+            }
+        }
+        for (Path dir : kustomizations) {
+            Path source = Path.of(dir + " (kubectl kustomize)");
+            try {
+                String text = kustomize.render(dir);
+                rendered.put(source, dir);
+                files++;
+                int before = objects.size();
+                readDocuments(YamlDocuments.parse(source, text));
+                if (objects.size() == before) {
+                    failures.add(new ManifestException(dir, 0, "the kustomization renders no Kubernetes objects"));
+                }
+            } catch (ManifestException e) {
+                failures.add(e);
+            }
+        }
+        return new Inputs(objects, failures, notes, rendered, files);
+    }
+
+    private void readStdin() {
+        if (stdinRead) {
+            failures.add(new ManifestException(STDIN, 0, "- is given more than once; standard input can be read once"));
+            return;
+        }
+        stdinRead = true;
+        files++;
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(stdin.readAllBytes())).toString();
+            readDocuments(YamlDocuments.parse(STDIN, text));
+        } catch (CharacterCodingException e) {
+            failures.add(new ManifestException(STDIN, 0, "not UTF-8 text"));
+        } catch (ManifestException e) {
+            failures.add(e);
+        } catch (IOException e) {
+            failures.add(new ManifestException(STDIN, 0, "cannot be read: " + e.getMessage()));
+        }
+    }
+
+    private void readFile(Path file) {
+        files++;
+        try {
+            readDocuments(YamlDocuments.read(file));
+        } catch (ManifestException e) {
+            failures.add(e);
+        }
+    }
+
+    private void readDocuments(List<YamlDocuments.Document> docs) {
+        for (YamlDocuments.Document doc : docs) {
+            JsonNode content = doc.content();
+            String skip = notAnObject(content);
+            if (skip != null) {
+                notes.add(doc.file() + ":" + doc.line() + ": document " + doc.index() + " skipped: " + skip);
+                continue;
+            }
+            try {
                 if (ClusterStateFiles.isList(content)) {
                     JsonNode items = content.get("items");
                     if (items != null && !items.isNull() && !items.isArray()) {
@@ -64,34 +143,35 @@ final class ManifestReader {
                     }
                     if (items != null) {
                         for (JsonNode item : items) {
-                            objects.add(object(doc, item, objects.size()));
+                            add(doc, item);
                         }
                     }
                 } else {
-                    objects.add(object(doc, content, objects.size()));
+                    add(doc, content);
                 }
+            } catch (ManifestException e) {
+                failures.add(e);
             }
-            if (objects.size() == before) {
-                throw new ManifestException(path.equals(STDIN_ARGUMENT) ? STDIN : path, 0, "no Kubernetes objects found ("
-                        + (path.equals(STDIN_ARGUMENT) ? "standard input held none"
-                        : Files.isDirectory(path) ? "none in the *.yaml, *.yml and *.json files of the directory"
-                        : "the file holds none") + "); check the path");
-            }
-        }
-        return objects;
-    }
-
-    private static String readStdin(InputStream stdin) throws ManifestException {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(stdin.readAllBytes())).toString();
-        } catch (CharacterCodingException e) {
-            throw new ManifestException(STDIN, 0, "not UTF-8 text");
-        } catch (IOException e) {
-            throw new ManifestException(STDIN, 0, "cannot be read: " + e.getMessage());
         }
     }
 
-    private static ManifestObject object(YamlDocuments.Document doc, JsonNode node, int order) throws ManifestException {
+    /**
+     * Why a document is not a Kubernetes object to validate, or null: no kind and no metadata (a Helm values file,
+     * a Chart.yaml, any other YAML kept beside the manifests), or kustomize's own configuration.
+     */
+    static String notAnObject(JsonNode content) {
+        if (!content.has("kind") && !content.has("metadata")) {
+            return "not a Kubernetes object (no kind, no metadata)";
+        }
+        String apiVersion = content.path("apiVersion").asText("");
+        if (apiVersion.startsWith(KUSTOMIZE_GROUP + "/")) {
+            return "kustomize configuration (" + content.path("kind").asText("no kind")
+                    + "), not a cluster object; validate the kustomization with -k";
+        }
+        return null;
+    }
+
+    private void add(YamlDocuments.Document doc, JsonNode node) throws ManifestException {
         int line = doc.lineOf(node);
         if (!node.isObject()) {
             throw new ManifestException(doc.file(), line, "expected a Kubernetes object (a map), got "
@@ -111,6 +191,6 @@ final class ManifestReader {
                     + "; every object needs apiVersion, kind and metadata.name");
         }
         // as the API server stores it: an empty YAML value (annotations:, ports:) is the same as no field
-        return new ManifestObject(doc.file(), doc.index(), line, order, KubeReader.normalized(node));
+        objects.add(new ManifestObject(doc.file(), doc.index(), line, objects.size(), KubeReader.normalized(node)));
     }
 }

@@ -51,17 +51,47 @@ public record Outcome(ManifestObject object, String operation, boolean accepted,
      * @param vip     the address, null unless allocated
      * @param pool    the AddressPool of the address, null unless allocated
      * @param message what happened and what to do
+     * @param mayAdvertise the Nodes of the cluster state that may advertise the VIP (the network's nodeSelector and
+     *                the exclusion label, as the controller applies them); those with a ready backend will
+     * @param leftOut {@code node: why} for the Nodes that may not
      */
-    public record VipForecast(String phase, String reason, String vip, String pool, String network, String message) {
+    public record VipForecast(String phase, String reason, String vip, String pool, String network, String message,
+            List<String> mayAdvertise, List<String> leftOut) {
+
+        public VipForecast {
+            mayAdvertise = mayAdvertise == null ? List.of() : List.copyOf(mayAdvertise);
+            leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
+        }
+
+        public VipForecast(String phase, String reason, String vip, String pool, String network, String message) {
+            this(phase, reason, vip, pool, network, message, List.of(), List.of());
+        }
+
+        public VipForecast withNodes(List<String> may, List<String> out) {
+            return new VipForecast(phase, reason, vip, pool, network, message, may, out);
+        }
+
         public boolean allocated() {
             return vip != null;
         }
 
         public String describe() {
             if (allocated()) {
-                return "VIP " + vip + " from AddressPool " + pool + " (ExternalNetwork " + network + ")";
+                return "VIP " + vip + " from AddressPool " + pool + " (ExternalNetwork " + network + ")" + nodes();
             }
             return "would stay " + phase + " (" + reason + "): " + message;
+        }
+
+        /** The advertising-node forecast; nothing when the cluster state has no Nodes. */
+        private String nodes() {
+            if (mayAdvertise.isEmpty() && leftOut.isEmpty()) {
+                return "";
+            }
+            String out = leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut);
+            if (mayAdvertise.isEmpty()) {
+                return "; no node may advertise it" + out;
+            }
+            return "; advertised by those of " + String.join(", ", mayAdvertise) + " with a ready backend" + out;
         }
     }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,13 +48,37 @@ public final class Validation {
     private final AdmissionCall call;
     private final String user;
     private SnapshotClusterView view;
+    /**
+     * Every object of the simulated cluster by group/kind/namespace/name: an object of the manifests is an
+     * UPDATE when it is here.
+     */
+    private final Map<String, HasMetadata> stored = new HashMap<>();
     private final VipSimulation vips = new VipSimulation();
     private int uid;
 
     public Validation(AdmissionCall call, SnapshotClusterView initial, String user) {
         this.call = call;
-        this.view = initial;
+        // a copy: the run grows its view object by object (SnapshotClusterView.add), the caller's stays as given
+        this.view = new SnapshotClusterView(initial.objects());
         this.user = user;
+        for (HasMetadata o : initial.objects()) {
+            stored.put(key(KubeObjects.group(o.getApiVersion()), o.getKind(),
+                    o.getMetadata().getNamespace() == null ? "" : o.getMetadata().getNamespace(), o.getMetadata().getName()), o);
+        }
+    }
+
+    private static String key(String group, String kind, String namespace, String name) {
+        return group + "/" + kind + "/" + namespace + "/" + name;
+    }
+
+    /**
+     * The object joins the simulated cluster: the map answers "is this an UPDATE", the view grows by this object
+     * alone (its indexes too), and the allocator learns a pool or a Node (docs/ci.md, speed).
+     */
+    private void store(String groupKind, String namespace, String name, HasMetadata typed) {
+        stored.put(groupKind + "/" + namespace + "/" + name, typed);
+        view.add(typed);
+        vips.accepted(typed);
     }
 
     /** The rules engine in this process. */
@@ -61,7 +86,7 @@ public final class Validation {
         return (endpoint, request, view) -> engine.review(endpoint.path(), request, view);
     }
 
-    /** The simulated cluster as it is now (after the objects accepted so far). */
+    /** What the rules read of the simulated cluster now: its pools, networks, nodes and Juneau's own objects. */
     public SnapshotClusterView view() {
         return view;
     }
@@ -87,11 +112,10 @@ public final class Validation {
         }
         ObjectNode object = KubeObjects.copy(o.content());
         String namespace = placeNamespace(object, groupKind);
-        Optional<HasMetadata> existing = view.find(o.group(), o.kind(), namespace.isEmpty() ? null : namespace, o.name());
-        JsonNode old = existing.map(KubeObjects::tree).orElse(null);
+        JsonNode old = KubeObjects.tree(stored.get(key(o.group(), o.kind(), namespace, o.name())));
         String operation = old == null ? "CREATE" : "UPDATE";
         if (resource.isEmpty()) {
-            return passThrough(o, operation, object);
+            return passThrough(o, operation, object, groupKind, namespace);
         }
         if (old == null) {
             object.remove("status"); // dropped by the API server for kinds with a status subresource
@@ -127,7 +151,7 @@ public final class Validation {
         } catch (UnreadableObjectException e) {
             return new Outcome(o, operation, false, true, Outcome.BAD_REQUEST, null, e.getMessage(), warnings, null);
         }
-        view = view.with(admitted);
+        store(groupKind, namespace, o.name(), admitted);
         Outcome.VipForecast forecast = null;
         if (admitted instanceof Service service && JuneauConstants.isManaged(service.getSpec() == null ? null
                 : service.getSpec().getType(), service.getSpec() == null ? null : service.getSpec().getLoadBalancerClass())) {
@@ -136,9 +160,9 @@ public final class Validation {
         return new Outcome(o, operation, true, true, null, null, null, warnings, forecast);
     }
 
-    private Outcome passThrough(ManifestObject o, String operation, ObjectNode object) {
+    private Outcome passThrough(ManifestObject o, String operation, ObjectNode object, String groupKind, String namespace) {
         try {
-            view = view.with(KubeObjects.toObject(object));
+            store(groupKind, namespace, o.name(), KubeObjects.toObject(object));
         } catch (UnreadableObjectException e) {
             // a Node the view cannot read: the API server would refuse it for the same reason
             return new Outcome(o, operation, false, false, Outcome.BAD_REQUEST, null, e.getMessage(), List.of(), null);

@@ -1,8 +1,17 @@
 package me.loutres.juneau.cli.validate;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.TreeMap;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.selection.NodeEligibility;
 import java.util.Map;
+import java.util.Set;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
@@ -23,12 +32,17 @@ import me.loutres.juneau.view.ClusterView;
  */
 final class VipSimulation {
     private final Allocator allocator = new Allocator();
+    private final Map<String, Set<Long>> nodeAddresses = new HashMap<>();
     private boolean restored;
 
     /** The forecast for one accepted managed Service; the allocation is kept for the Services after it. */
     Outcome.VipForecast allocate(Service service, ClusterView view) {
-        syncPools(view);
         if (!restored) {
+            // the whole view once; after this, each accepted object updates the allocator alone (accepted)
+            view.addressPools().forEach(pool -> AllocatorFeed.pool(pool).into(allocator));
+            view.nodes().forEach(node -> nodeAddresses.put(node.getMetadata().getName(),
+                    AllocatorFeed.nodeAddresses(List.of(node))));
+            allocator.setExcludedAddresses(excluded());
             allocator.restore(records(view));
             restored = true;
         }
@@ -50,8 +64,9 @@ final class VipSimulation {
         String owner = service.getMetadata().getNamespace() + "/" + service.getMetadata().getName();
         AllocationResult result = allocator.allocate(owner, order, ip);
         if (result instanceof AllocationResult.Allocated a) {
-            return new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
-                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool()));
+            return withNodes(new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
+                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool())),
+                    network, view);
         }
         if (result instanceof AllocationResult.Exhausted e) {
             return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_POOL_EXHAUSTED,
@@ -66,12 +81,55 @@ final class VipSimulation {
                 null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
     }
 
-    /** The controller's feed: pools (a bad entry offers nothing), node addresses, records oldest first. */
-    private void syncPools(ClusterView view) {
-        for (AddressPool pool : view.addressPools()) {
-            AllocatorFeed.pool(pool).into(allocator);
+    /**
+     * Which Nodes of the cluster state may advertise the network's VIPs, by the controller's own rule
+     * ({@link NodeEligibility}: the network's nodeSelector, Kubernetes' exclusion label); the ones with a ready
+     * backend will (validate sees no EndpointSlices).
+     */
+    static Outcome.VipForecast withNodes(Outcome.VipForecast f, String network, ClusterView view) {
+        Map<String, Map<String, String>> labels = new TreeMap<>();
+        for (Node n : view.nodes()) {
+            if (n != null && n.getMetadata() != null && n.getMetadata().getName() != null) {
+                labels.put(n.getMetadata().getName(), n.getMetadata().getLabels() == null ? Map.of()
+                        : n.getMetadata().getLabels());
+            }
         }
-        allocator.setExcludedAddresses(AllocatorFeed.nodeAddresses(view.nodes()));
+        ExternalNetwork net = view.externalNetwork(network).orElse(null);
+        NodeEligibility rule = NodeEligibility.of(network, net == null || net.getSpec() == null ? null
+                : net.getSpec().getNodeSelector(), labels);
+        List<String> may = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        for (String node : labels.keySet()) {
+            String why = rule.whyNot(node);
+            if (why == null) {
+                may.add(node);
+            } else {
+                out.add(node + ": " + why);
+            }
+        }
+        return f.withNodes(may, out);
+    }
+
+    /**
+     * An object the run accepted into its view: a pool or a Node changes what the allocator may hand out, as the
+     * controller's informers would tell it (a bad pool entry offers nothing). Cost per object: that object alone.
+     */
+    void accepted(HasMetadata object) {
+        if (!restored) {
+            return; // the first allocation reads the whole view
+        }
+        if (object instanceof AddressPool pool) {
+            AllocatorFeed.pool(pool).into(allocator);
+        } else if (object instanceof Node node) {
+            nodeAddresses.put(node.getMetadata().getName(), AllocatorFeed.nodeAddresses(List.of(node)));
+            allocator.setExcludedAddresses(excluded());
+        }
+    }
+
+    private Set<Long> excluded() {
+        Set<Long> all = new HashSet<>();
+        nodeAddresses.values().forEach(all::addAll);
+        return all;
     }
 
     static List<AllocationRecord> records(ClusterView view) {

@@ -113,6 +113,49 @@ class SameVerdictIT {
         }
 
         @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
+            return delegate.serviceLoadBalancersWithVip(address);
+        }
+
+        @Override
+        public java.util.List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
+            return delegate.serviceLoadBalancersOfNetwork(network);
+        }
+
+        @Override
+        public java.util.List<ExternalNetwork> externalNetworksListingPool(String pool) {
+            return delegate.externalNetworksListingPool(pool);
+        }
+
+        @Override
+        public java.util.List<ARPAdvertisement> arpAdvertisementsAt(long address) {
+            return delegate.arpAdvertisementsAt(address);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.PoolEntryRef> poolEntriesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.poolEntriesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.RangeIndex.Hit<String>> nodeInternalIpsIn(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.nodeInternalIpsIn(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.LearntRange> learntRangesOverlapping(
+                me.loutres.juneau.ip.AddressRange range) {
+            return delegate.learntRangesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<String> names(NamedKind kind) {
+            return delegate.names(kind);
+        }
+
+        @Override
         public Optional<BGPPeer> bgpPeer(String name) {
             return delegate.bgpPeer(name);
         }
@@ -184,7 +227,8 @@ class SameVerdictIT {
         List<String> controllers = option(args, "--controller-username");
         AdmissionSettings settings = new AdmissionSettings(controllers.isEmpty() ? null : Set.copyOf(controllers),
                 option(args, "--reserved-cidr"));
-        List<ManifestObject> objects = ManifestReader.read(List.of(ValidateGoldenTest.CASES.resolve(fixture)));
+        List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
+                .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
         SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
         int port = port(settings);
 

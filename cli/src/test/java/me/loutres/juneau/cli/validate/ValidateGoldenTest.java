@@ -78,7 +78,7 @@ class ValidateGoldenTest {
         assertThat(CommandRun.of(args("12-hand-edits", "text").toArray(String[]::new)).exit()).isEqualTo(1);
         CommandRun bad = CommandRun.of(args("19-bad-yaml", "text").toArray(String[]::new));
         assertThat(bad.exit()).isEqualTo(2);
-        assertThat(bad.out()).isEmpty();
+        assertThat(bad.out()).isEqualTo("0 accepted, 0 rejected, 1 unreadable\n");
         assertThat(bad.err()).isEqualTo("error: " + CASES.resolve("19-bad-yaml/broken.yaml")
                 + ":12: not valid YAML: while parsing a block mapping: expected <block end>, but found '<block mapping start>'\n");
     }

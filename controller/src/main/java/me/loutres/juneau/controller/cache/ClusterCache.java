@@ -1,6 +1,7 @@
 package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -19,10 +20,12 @@ import java.util.function.Function;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.selection.LabelSelectors;
 import me.loutres.juneau.view.NodeInternalIps;
 
 /**
@@ -34,6 +37,8 @@ public final class ClusterCache implements AutoCloseable {
     public static final String BY_NETWORK = "network";
     /** ExternalNetworks by each AddressPool they list. */
     public static final String BY_POOL = "pool";
+    /** ExternalNetworks by each label key their {@code spec.nodeSelector} tests. */
+    public static final String BY_SELECTOR_KEY = "selectorKey";
     /** EndpointSlices by {@code namespace/service-name}. */
     public static final String BY_SERVICE = "service";
     /** EndpointSlices by the nodeName of each of their endpoints. */
@@ -50,6 +55,7 @@ public final class ClusterCache implements AutoCloseable {
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Lease> leases;
+    private final SharedIndexInformer<BGPSession> sessions;
     private final String leaseNamespace;
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
     private final ApiConnection connection = new ApiConnection();
@@ -85,11 +91,14 @@ public final class ClusterCache implements AutoCloseable {
         pools = informer(client.resources(AddressPool.class), Map.of());
         networks = informer(client.resources(ExternalNetwork.class), Map.of(BY_POOL,
                 n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
-                        : List.copyOf(n.getSpec().getAddressPools())));
+                        : List.copyOf(n.getSpec().getAddressPools()),
+                BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n)))));
         arps = informer(client.resources(ARPAdvertisement.class), Map.of());
         nodes = informer(client.nodes(), Map.of());
         leaseNamespace = agentLeaseNamespace;
         leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
+        // what each agent reports about its BGP sessions: condition Announced of the Services on that node
+        sessions = informer(client.resources(BGPSession.class), Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
         serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
         // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
         // status write keeps the spec as stored, so each pool version is checked
@@ -200,6 +209,10 @@ public final class ClusterCache implements AutoCloseable {
         nodes.addEventHandler(h);
     }
 
+    public void onBgpSessions(ResourceEventHandler<BGPSession> h) {
+        sessions.addEventHandler(h);
+    }
+
     public void onLeases(ResourceEventHandler<Lease> h) {
         leases.addEventHandler(h);
     }
@@ -280,6 +293,16 @@ public final class ClusterCache implements AutoCloseable {
         return networks.getIndexer().byIndex(BY_POOL, pool);
     }
 
+    /** Networks whose {@code spec.nodeSelector} tests the label key: a change of it may change who announces. */
+    public List<ExternalNetwork> networksSelectingOn(String labelKey) {
+        return networks.getIndexer().byIndex(BY_SELECTOR_KEY, labelKey);
+    }
+
+    /** The network's {@code spec.nodeSelector}, or null (every node). */
+    public static LabelSelector nodeSelector(ExternalNetwork n) {
+        return n == null || n.getSpec() == null ? null : n.getSpec().getNodeSelector();
+    }
+
     /** Services whose annotation names the network (whether managed or not; the caller filters). */
     public List<Service> servicesOfNetwork(String network) {
         return services.getIndexer().byIndex(BY_NETWORK, network);
@@ -324,6 +347,27 @@ public final class ClusterCache implements AutoCloseable {
     /** The agent Lease of a node, or null. */
     public Lease agentLease(String node) {
         return leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
+    }
+
+    /** The BGPSessions the agent of the node reports. */
+    public List<BGPSession> bgpSessionsOf(String node) {
+        return node == null ? List.of() : sessions.getIndexer().byIndex(BY_NODE, node);
+    }
+
+    /** The node a BGPSession belongs to: {@code spec.nodeName}, else its node label. */
+    public static String sessionNode(BGPSession s) {
+        String n = s.getSpec() == null ? null : s.getSpec().getNodeName();
+        return n != null ? n : label(s, JuneauConstants.LABEL_NODE);
+    }
+
+    /** A Node's labels (empty when it has none), or null when no Node of that name exists. */
+    public Map<String, String> nodeLabels(String name) {
+        Node n = name == null ? null : nodes.getStore().getByKey(name);
+        if (n == null) {
+            return null;
+        }
+        Map<String, String> l = n.getMetadata().getLabels();
+        return l == null ? Map.of() : l;
     }
 
     public boolean nodeExists(String name) {

@@ -54,6 +54,14 @@ public final class ControllerMetrics {
                 .tag("kind", kind).register(registry).increment();
     }
 
+    /** An object found in conflict with another (overlapping pools, a pool in two networks), once per change. */
+    public void conflictingObject(String kind) {
+        Counter.builder("juneau_conflicting_objects").description(
+                "Objects found in conflict with another although admission refuses it (stored by a race or before the"
+                        + " webhook): overlapping AddressPools, an AddressPool listed by two ExternalNetworks")
+                .tag("kind", kind).register(registry).increment();
+    }
+
     /** The API server refused a controller write (admission or validation), counted once per refusal. */
     public void writeDenied() {
         Counter.builder("juneau_writes_denied").description("Controller writes the API server refused (403/422)")

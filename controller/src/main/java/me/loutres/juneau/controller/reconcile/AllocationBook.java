@@ -8,11 +8,13 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
 import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.AllocatorFeed;
+import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 
@@ -91,17 +93,11 @@ public final class AllocationBook {
     }
 
     /**
-     * Makes sure the allocator holds the VIP a status records for the owner (it normally does since the restore).
-     * Returns the conflicting record when the address or the owner is held otherwise.
+     * Takes the VIP a status records for its owner as the record of truth — whoever wrote it — and settles a second
+     * claim on an address: the older allocation keeps it ({@code claimantOlder}, see {@link Allocator#claim}).
      */
-    public synchronized Optional<AllocationConflict> claim(AllocationRecord record) {
-        Optional<AllocationRecord> mine = allocator.allocationOf(record.owner());
-        if (mine.isPresent() && mine.get().address() == record.address()) {
-            return Optional.empty();
-        }
-        allocator.restore(List.of(record));
-        List<AllocationConflict> c = allocator.lastRestoreConflicts();
-        return c.isEmpty() ? Optional.empty() : Optional.of(c.get(0));
+    public synchronized ClaimOutcome claim(AllocationRecord record, BiPredicate<String, String> claimantOlder) {
+        return allocator.claim(record, claimantOlder);
     }
 
     public AllocationResult allocate(String owner, List<String> poolOrder, OptionalLong requested) {

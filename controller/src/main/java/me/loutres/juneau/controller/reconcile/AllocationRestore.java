@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.runtime.Backoff;
@@ -48,7 +49,11 @@ public final class AllocationRestore {
                 // SPEC §3.8: a status that cannot be read never stops the restore (the shared feed keeps a VIP
                 // without a pool reserved and leaves an unparsable one out); each is counted, and the reconcile
                 // of its key reports it on the Service
-                AllocatorFeed.Records records = AllocatorFeed.records(all, cache.pools());
+                // an unparsable VIP keeps the address its Service still shows (the Services of the informer cache,
+                // synced before a term starts: listing every Service again would double the cost of a takeover for
+                // a status somebody wrote by hand)
+                AllocatorFeed.Records records = AllocatorFeed.records(all, cache.pools(),
+                        owner -> ServiceReconciler.ingressOf(cache.service(ServiceKey.parse(owner))));
                 records.problems().forEach(p -> {
                     metrics.malformedStatus();
                     LOG.warn("{}", p);

@@ -17,11 +17,13 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.cache.RecentWrites;
+import me.loutres.juneau.runtime.BoundedCalls;
 import me.loutres.juneau.runtime.Term;
 
 /**
- * Every write the controller makes, in one place: each checks the leadership term first and is safe on a real
- * API server — creates, updates (PUT, statuses through the status subresource) carrying the resourceVersion
+ * Every write the controller makes, in one place: each checks the leadership term first — its time, not a flag: a
+ * term expires by itself at its renew deadline — and is bounded by the time left in it ({@link BoundedCalls}). Each
+ * is safe on a real API server — creates, updates (PUT, statuses through the status subresource) carrying the resourceVersion
  * they were read at, and JSON merge patches of single scalar fields that carry it too — so a write based on a
  * stale read fails with 409 and the key is retried from fresh data. Nothing uses server-side apply or strategic
  * merge patch; no merge patch touches a list (RFC 7386 replaces a whole list, which could undo a concurrent
@@ -55,8 +57,8 @@ public final class KubeWriter {
 
     ServiceLoadBalancer createServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer created = client.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).create();
+        ServiceLoadBalancer created = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
+                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).create());
         slbs.wrote(ServiceKey.of(created).toString(), created);
         return created;
     }
@@ -64,8 +66,8 @@ public final class KubeWriter {
     /** Replaces metadata and spec; {@code slb} carries the resourceVersion it was read at. */
     ServiceLoadBalancer updateServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer updated = client.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update();
+        ServiceLoadBalancer updated = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
+                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update());
         // removing the last finalizer of an object being deleted deletes it: kube-apiserver answers 200 with the
         // final object, which RecentWrites does not keep
         slbs.wrote(ServiceKey.of(updated).toString(), updated);
@@ -75,8 +77,9 @@ public final class KubeWriter {
     void deleteServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
         slbs.forget(ServiceKey.of(slb).toString());
-        client.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
-                .withName(slb.getMetadata().getName()).delete();
+        BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                .withName(slb.getMetadata().getName()).delete());
     }
 
     /** Replaces the status through the status subresource, at the resourceVersion {@code slb} was read at. */
@@ -85,15 +88,16 @@ public final class KubeWriter {
         term.ensureActive();
         ServiceLoadBalancer copy = copy(slb, ServiceLoadBalancer.class);
         copy.setStatus(next);
-        ServiceLoadBalancer written = client.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus();
+        ServiceLoadBalancer written = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
+                .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus());
         slbs.wrote(ServiceKey.of(written).toString(), written);
         return written;
     }
 
     ARPAdvertisement createArpAdvertisement(Term term, ARPAdvertisement arp) {
         term.ensureActive();
-        ARPAdvertisement created = client.resources(ARPAdvertisement.class).resource(arp).create();
+        ARPAdvertisement created = BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).create());
         arps.wrote(created.getMetadata().getName(), created);
         return created;
     }
@@ -106,7 +110,8 @@ public final class KubeWriter {
                 + ",\"labels\":{" + json(JuneauConstants.LABEL_NODE) + ":" + json(node) + "}},\"spec\":{\"nodeName\":"
                 + json(node) + "}}";
         // resource(arp): fabric8 sends the patch as is; withName(..).patch would GET the object first
-        ARPAdvertisement moved = client.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch);
+        ARPAdvertisement moved = BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch));
         arps.wrote(moved.getMetadata().getName(), moved);
         return moved;
     }
@@ -114,7 +119,8 @@ public final class KubeWriter {
     void deleteArpAdvertisement(Term term, ARPAdvertisement arp) {
         term.ensureActive();
         arps.forget(arp.getMetadata().getName());
-        client.resources(ARPAdvertisement.class).withName(arp.getMetadata().getName()).delete();
+        BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).withName(arp.getMetadata().getName()).delete());
     }
 
     /** Sets {@code status.loadBalancer.ingress} of the Service (empty clears it), at the version read. */
@@ -128,8 +134,9 @@ public final class KubeWriter {
             copy.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus());
         }
         copy.getStatus().getLoadBalancer().setIngress(ingress == null || ingress.isEmpty() ? null : ingress);
-        Service written = client.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
-                .updateStatus();
+        Service written = BoundedCalls.within(client, term,
+                c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
+                .updateStatus());
         services.wrote(ServiceKey.of(written).toString(), written);
         return written;
     }
@@ -138,14 +145,16 @@ public final class KubeWriter {
         term.ensureActive();
         AddressPool copy = copy(pool, AddressPool.class);
         copy.setStatus(next);
-        AddressPool written = client.resources(AddressPool.class).resource(copy).updateStatus();
+        AddressPool written = BoundedCalls.within(client, term,
+                c -> c.resources(AddressPool.class).resource(copy).updateStatus());
         pools.wrote(written.getMetadata().getName(), written);
         return written;
     }
 
     Event createEvent(Term term, Event event) {
         term.ensureActive();
-        return client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
+        return BoundedCalls.within(client, term,
+                c -> c.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create());
     }
 
     /**
@@ -156,7 +165,9 @@ public final class KubeWriter {
         term.ensureActive();
         Event target = new io.fabric8.kubernetes.api.model.EventBuilder().withNewMetadata().withNamespace(namespace)
                 .withName(name).endMetadata().build();
-        client.v1().events().inNamespace(namespace).resource(target).patch(MERGE, "{\"lastTimestamp\":" + json(now) + "}");
+        BoundedCalls.within(client, term,
+                c -> c.v1().events().inNamespace(namespace).resource(target)
+                        .patch(MERGE, "{\"lastTimestamp\":" + json(now) + "}"));
     }
 
     /** A deep copy: objects of the informer cache are shared and never modified in place. */

@@ -32,10 +32,26 @@ public final class MalformedReports {
 
     /** Reports {@code problems} of {@code object} unless they were the last ones reported; none clears the record. */
     public void report(Term term, HasMetadata object, String kind, List<String> problems) {
+        report(term, object, kind, JuneauConstants.EVENT_MALFORMED_ENTRY, problems, () -> metrics.malformedObject(kind));
+    }
+
+    /**
+     * Reports conflicts with other objects (docs/allocation.md, "Conflicts stored around admission") the same way:
+     * once per change, a Warning {@code Conflict} event per sentence, {@code juneau_conflicting_objects{kind}}.
+     */
+    public void reportConflicts(Term term, HasMetadata object, String kind, List<String> conflicts) {
+        report(term, object, kind, EVENT_CONFLICT, conflicts, () -> metrics.conflictingObject(kind));
+    }
+
+    /** The reason of the Warning event on an object in conflict with another. */
+    public static final String EVENT_CONFLICT = "Conflict";
+
+    private void report(Term term, HasMetadata object, String kind, String reason, List<String> problems,
+            Runnable count) {
         if (problems.isEmpty() && reported.isEmpty()) {
             return; // the common case, on every reconcile: nothing to report, nothing to clear
         }
-        String key = kind + "/" + object.getMetadata().getName();
+        String key = kind + "/" + reason + "/" + object.getMetadata().getName();
         if (problems.isEmpty()) {
             reported.remove(key);
             return;
@@ -48,14 +64,14 @@ public final class MalformedReports {
         }
         for (String problem : problems) {
             LOG.warn("{}", problem);
-            metrics.malformedObject(kind);
-            events.recordClusterScoped(term, object, EventRecorder.WARNING, JuneauConstants.EVENT_MALFORMED_ENTRY,
-                    problem);
+            count.run();
+            events.recordClusterScoped(term, object, EventRecorder.WARNING, reason, problem);
         }
     }
 
     /** The object is gone. */
     public void forget(String kind, String name) {
-        reported.remove(kind + "/" + name);
+        reported.remove(kind + "/" + JuneauConstants.EVENT_MALFORMED_ENTRY + "/" + name);
+        reported.remove(kind + "/" + EVENT_CONFLICT + "/" + name);
     }
 }

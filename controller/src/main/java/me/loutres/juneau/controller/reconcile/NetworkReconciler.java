@@ -2,6 +2,7 @@ package me.loutres.juneau.controller.reconcile;
 
 import java.util.List;
 import me.loutres.juneau.allocation.NetworkResolver;
+import me.loutres.juneau.allocation.PoolConflicts;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -32,6 +33,12 @@ public final class NetworkReconciler {
         }
         List<String> problems = NetworkResolver.malformed(name, network, cache.unreadable(network));
         reports.report(st.term(), network, JuneauConstants.KIND_EXTERNAL_NETWORK, problems);
+        // ExternalNetworks have no status: a pool it shares with another network is said as Warning events on it
+        // (and as condition Conflict on the pool)
+        java.util.Map<String, List<PoolConflicts.Conflict>> onNetworks = new java.util.HashMap<>();
+        PoolConflicts.sharedPools(cache.networks(), onNetworks);
+        reports.reportConflicts(st.term(), network, JuneauConstants.KIND_EXTERNAL_NETWORK,
+                onNetworks.getOrDefault(name, List.of()).stream().map(PoolConflicts.Conflict::message).toList());
         return Result.DONE;
     }
 }

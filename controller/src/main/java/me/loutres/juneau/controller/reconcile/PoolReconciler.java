@@ -1,10 +1,16 @@
 package me.loutres.juneau.controller.reconcile;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import me.loutres.juneau.api.JuneauConstants;
 import java.util.OptionalLong;
+import me.loutres.juneau.allocation.PoolConflicts;
 import me.loutres.juneau.allocation.PoolUsage;
+import me.loutres.juneau.status.PoolConditions;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -27,7 +33,11 @@ public final class PoolReconciler {
     private final Requeue requeue;
     private final MalformedReports reports;
 
-    public PoolReconciler(ClusterCache cache, KubeWriter writer, Requeue requeue, MalformedReports reports) {
+    private final Clock clock;
+
+    public PoolReconciler(ClusterCache cache, KubeWriter writer, Requeue requeue, MalformedReports reports,
+            Clock clock) {
+        this.clock = clock;
         this.cache = cache;
         this.writer = writer;
         this.requeue = requeue;
@@ -46,14 +56,21 @@ public final class PoolReconciler {
         reportMalformedEntries(st, pool);
         st.book().syncNodes(cache.nodes());
         PoolUsage usage = st.book().usage(name);
+        List<PoolConflicts.Conflict> conflicts = conflicts(name);
+        reports.reportConflicts(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL,
+                conflicts.stream().map(PoolConflicts.Conflict::message).toList());
         AddressPoolStatus current = pool.getStatus();
+        List<Condition> previous = current == null || current.getConditions() == null ? List.of()
+                : current.getConditions().stream().filter(Objects::nonNull).toList();
+        // a null entry (the shared reader refuses it; reported above) is not written back
+        List<Condition> conditions = PoolConditions.next(previous, conflicts,
+                clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
-                || !Objects.equals(current.getFree(), usage.free())) {
+                || !Objects.equals(current.getFree(), usage.free())
+                || !PoolConditions.same(current.getConditions(), conditions)) {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
-            // a null entry (the shared reader refuses it; reported above) is not written back
-            next.setConditions(current == null || current.getConditions() == null ? List.of()
-                    : current.getConditions().stream().filter(Objects::nonNull).toList());
+            next.setConditions(conditions);
             writer.replacePoolStatus(st.term(), pool, next);
             LOG.info("AddressPool {}: {}/{} addresses allocated, {} free", name, usage.allocated(), usage.total(),
                     usage.free());
@@ -62,6 +79,18 @@ public final class PoolReconciler {
             CapacityWaker.wake(cache, st, requeue, name, OptionalLong.empty());
         }
         return Result.DONE;
+    }
+
+    /**
+     * Every conflict of the pool, from the objects of the cache: the pools it overlaps, the networks that share it.
+     * Pools and networks are few; each pool reconcile looks at all of them.
+     */
+    private List<PoolConflicts.Conflict> conflicts(String name) {
+        List<PoolConflicts.Conflict> all = new ArrayList<>(PoolConflicts.overlaps(cache.pools())
+                .getOrDefault(name, List.of()));
+        all.addAll(PoolConflicts.sharedPools(cache.networks(), new java.util.HashMap<>()).getOrDefault(name,
+                List.of()));
+        return all;
     }
 
     /**

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import me.loutres.juneau.allocation.AllocationConflict;
+import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.AllocatorFeed;
@@ -27,7 +27,14 @@ import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.ip.Ipv4;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.BGPSessionStatus;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import me.loutres.juneau.plan.AllocationNeed;
+import me.loutres.juneau.plan.AnnounceFacts;
+import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.plan.ArpAction;
 import me.loutres.juneau.plan.PlanInput;
 import me.loutres.juneau.plan.PlannedEvent;
@@ -58,18 +65,35 @@ public final class ServiceReconciler {
     private final Requeue requeue;
     private final Clock clock;
     private final MalformedReports malformed;
+    /** Services looked at for {@link #announceAgainAfterTakeover} in the current term. */
+    private final Set<ServiceKey> announced = ConcurrentHashMap.newKeySet();
+    private volatile long announcedTerm = -1;
+    private volatile java.time.Instant termStartedAt = java.time.Instant.EPOCH;
+    /**
+     * How far back an allocation may be unannounced: a previous leader stops at most a lease duration before a
+     * standby takes over (docs/operations.md), doubled for the restore and for clock skew between replicas.
+     */
+    private volatile Duration reannounceWindow = Duration.ofSeconds(40);
+    /** A node without an agent Lease may be elected to answer ARP (a stack that runs no agents). */
+    private final boolean arpWithoutAgents;
     /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
-            Requeue requeue, Clock clock, MalformedReports malformed) {
+            Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents) {
         this.malformed = malformed;
+        this.arpWithoutAgents = arpWithoutAgents;
         this.cache = cache;
         this.writer = writer;
         this.events = events;
         this.metrics = metrics;
         this.requeue = requeue;
         this.clock = clock;
+    }
+
+    /** See {@link #announceAgainAfterTakeover}: twice the lease duration, plus 10 s. */
+    public void leaseDuration(Duration lease) {
+        this.reannounceWindow = lease.multipliedBy(2).plusSeconds(10);
     }
 
     public static boolean isManaged(Service svc) {
@@ -136,7 +160,7 @@ public final class ServiceReconciler {
         reportUnreadable(term, existingArp);
         PlanInput in = new PlanInput(svc, slb, resolution, allocation, vipPoolMode(allocation),
                 cache.endpointSlicesOf(key), existingArp, cache.nodeLiveness(clock.instant()),
-                cache.nodeNames(), null, clock.instant());
+                cache.nodeNames(), null, clock.instant(), announceFacts(network, resolution, cache.endpointSlicesOf(key)));
         ServicePlan first = ServicePlanner.plan(in);
         WriteDenial denial = applyArp(term, key, first.arp());
         // a refused advertisement changes what the status must say: plan again with the refusal
@@ -155,6 +179,9 @@ public final class ServiceReconciler {
                 metrics.arpNodeChanged();
             }
         }
+        if (!plan.statusChanged()) {
+            announceAgainAfterTakeover(term, key, svc, slb);
+        }
         if (plan.ingressChanged()) {
             WriteDenial refused = denied(() -> writer.replaceServiceIngress(term, svc, plan.ingress()),
                     "set status.loadBalancer.ingress of Service " + key);
@@ -169,13 +196,54 @@ public final class ServiceReconciler {
                 : Result.retry("write-denied", DENIED_RETRY_BASE, DENIED_RETRY_CAP);
     }
 
+    /**
+     * Who may announce (the network's node selector, the exclusion label, agents) and what the agents report; the
+     * Node labels are looked up in the cache only for the nodes the plan asks about.
+     */
+    private AnnounceFacts announceFacts(String network, NetworkResolution resolution, List<EndpointSlice> slices) {
+        ExternalNetwork net = resolution instanceof NetworkResolution.Usable ? cache.network(network) : null;
+        LabelSelector selector = ClusterCache.nodeSelector(net);
+        List<AnnounceFacts.SessionReport> sessions = new ArrayList<>();
+        List<String> peers = List.of();
+        if (resolution instanceof NetworkResolution.Usable u && JuneauConstants.MODE_BGP.equals(u.type())) {
+            if (net != null && net.getSpec() != null && net.getSpec().getBgp() != null
+                    && net.getSpec().getBgp().getPeers() != null) {
+                peers = net.getSpec().getBgp().getPeers();
+            }
+            // only the nodes with an endpoint can advertise: their agents' sessions are all the plan reads
+            for (String node : nodesOf(slices)) {
+                for (BGPSession s : cache.bgpSessionsOf(node)) {
+                    BGPSessionStatus st = s.getStatus();
+                    sessions.add(new AnnounceFacts.SessionReport(s.getSpec() == null ? null : s.getSpec().getPeer(),
+                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError()));
+                }
+            }
+        }
+        return new AnnounceFacts(NodeEligibility.lookup(network, selector, cache::nodeLabels), arpWithoutAgents,
+                sessions, peers);
+    }
+
+    private static java.util.Set<String> nodesOf(List<EndpointSlice> slices) {
+        java.util.Set<String> nodes = new java.util.TreeSet<>();
+        for (EndpointSlice s : slices) {
+            if (s != null && s.getEndpoints() != null) {
+                s.getEndpoints().forEach(e -> {
+                    if (e != null && e.getNodeName() != null) {
+                        nodes.add(e.getNodeName());
+                    }
+                });
+            }
+        }
+        return nodes;
+    }
+
     /** Runs the allocator where the plan needs it, and keeps the waiting list in step. */
     private AllocationState allocate(ServiceKey key, Service svc, AllocationNeed need, LeaderState st) {
         if (need instanceof AllocationNeed.Keep k) {
-            Optional<AllocationConflict> c = st.book().claim(new AllocationRecord(key.toString(), k.pool(), k.address()));
-            c.ifPresent(conflict -> LOG.error("{}: status records VIP {} but {}", key, k.vip(), conflict));
             st.pending().remove(key);
-            return k.state();
+            Optional<AllocationState> lost = claim(key, new AllocationRecord(key.toString(), k.pool(), k.address()),
+                    k.vip(), st);
+            return lost.orElse(k.state());
         }
         if (need instanceof AllocationNeed.Decided d) {
             st.pending().remove(key);
@@ -197,6 +265,79 @@ public final class ServiceReconciler {
     }
 
     /**
+     * A leader that died between writing an allocation and recording its {@code IPAllocated} event left it
+     * unannounced, and the status alone does not say so. The first reconcile of each Service in a term records the
+     * event again for every allocation recent enough to be one of those (its {@code Allocated} condition turned True
+     * less than {@link #reannounceWindow} before the term started); the event's name comes from its content, so one
+     * that was recorded is only touched, never doubled. Older allocations cost nothing.
+     */
+    private void announceAgainAfterTakeover(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb) {
+        ServiceLoadBalancerStatus st = slb.getStatus();
+        Condition allocated = condition(st, JuneauConstants.CONDITION_ALLOCATED);
+        if (st == null || st.getVip() == null || allocated == null || !"True".equals(allocated.getStatus())
+                || allocated.getLastTransitionTime() == null) {
+            return;
+        }
+        if (announcedTerm != term.number()) {
+            synchronized (announced) {
+                if (announcedTerm != term.number()) {
+                    announced.clear();
+                    termStartedAt = clock.instant();
+                    announcedTerm = term.number();
+                }
+            }
+        }
+        if (!announced.add(key)) {
+            return;
+        }
+        java.time.Instant at;
+        try {
+            at = java.time.Instant.parse(allocated.getLastTransitionTime());
+        } catch (java.time.format.DateTimeParseException e) {
+            return;
+        }
+        if (at.isBefore(termStartedAt.minus(reannounceWindow))) {
+            return;
+        }
+        ServicePlanner.allocatedEvent(slb.getSpec().getExternalNetwork(), st)
+                .ifPresent(e -> events.record(term, svc, e.type(), e.reason(), e.message()));
+    }
+
+    /**
+     * The status is the record of truth, whoever wrote it: the allocator learns it. A second claim on an address is
+     * settled the same way the restore settles it (docs/allocation.md, "Two claims on one address"): the older
+     * allocation keeps the address; the younger is told (re-queued, or the state returned here: Pending
+     * {@code AddressConflict} naming the holder, which withdraws the VIP so the next reconcile allocates another).
+     */
+    private Optional<AllocationState> claim(ServiceKey key, AllocationRecord record, String vip, LeaderState st) {
+        ClaimOutcome outcome = st.book().claim(record, this::claimantOlder);
+        if (outcome instanceof ClaimOutcome.Lost lost) {
+            LOG.warn("{}: status.vip {} is also held by Service {}, whose allocation is older; withdrawing it", key,
+                    vip, lost.holder().owner());
+            return Optional.of(AllocationState.conflict(vip, lost.holder().owner()));
+        }
+        if (outcome instanceof ClaimOutcome.Won won) {
+            LOG.warn("{}: status.vip {} is also recorded by Service {}, whose allocation is younger; it gives it up",
+                    key, vip, won.loser().owner());
+            requeue.service(ServiceKey.parse(won.loser().owner()));
+            won.replaced().ifPresent(r -> released(r, st));
+        } else if (outcome instanceof ClaimOutcome.Learnt learnt) {
+            learnt.replaced().ifPresent(r -> {
+                LOG.warn("{}: status.vip is now {}, not {}; {} is free again", key, vip, Ipv4.format(r.address()),
+                        Ipv4.format(r.address()));
+                released(r, st);
+            });
+        }
+        return Optional.empty();
+    }
+
+    /** The restore's order (oldest ServiceLoadBalancer first), from the cache, so every leader decides alike. */
+    private boolean claimantOlder(String claimant, String holder) {
+        return AllocatorFeed.older(cache.serviceLoadBalancer(ServiceKey.parse(claimant)),
+                cache.serviceLoadBalancer(ServiceKey.parse(holder)));
+    }
+
+    /**
      * SPEC §3.8: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
      * said once as a Warning event, counted; its address stays reserved when it parses.
      */
@@ -204,7 +345,9 @@ public final class ServiceReconciler {
             AllocationNeed.Malformed m, LeaderState st) {
         st.pending().remove(key);
         // reserved the way the restore reserves it (the shared feed: under the pool whose entries contain it)
-        AllocatorFeed.records(List.of(slb), cache.pools()).records().forEach(st.book()::claim);
+        // an unparsable VIP keeps the address its Service still shows in status.loadBalancer.ingress
+        AllocatorFeed.records(List.of(slb), cache.pools(), owner -> ingressOf(svc)).records()
+                .forEach(r -> st.book().claim(r, this::claimantOlder));
         if (warnOnce(term, key, svc, PlannedEvent.warning(JuneauConstants.EVENT_MALFORMED_STATUS,
                 "ServiceLoadBalancer " + key + ": " + m.message()))) {
             metrics.malformedStatus();
@@ -389,6 +532,17 @@ public final class ServiceReconciler {
             return null;
         }
         return s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    /** The IPs of {@code status.loadBalancer.ingress} of the Service (none when it has no status). */
+    static List<String> ingressOf(Service svc) {
+        if (svc == null || svc.getStatus() == null || svc.getStatus().getLoadBalancer() == null
+                || svc.getStatus().getLoadBalancer().getIngress() == null) {
+            return List.of();
+        }
+        return svc.getStatus().getLoadBalancer().getIngress().stream().filter(java.util.Objects::nonNull)
+                .map(io.fabric8.kubernetes.api.model.LoadBalancerIngress::getIp).filter(java.util.Objects::nonNull)
+                .toList();
     }
 
     private static String createdAt(Service svc) {

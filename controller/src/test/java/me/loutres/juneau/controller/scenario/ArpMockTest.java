@@ -114,7 +114,7 @@ class ArpMockTest extends ScenarioBase {
             ServiceLoadBalancerStatus s = status("gh", "web");
             assertThat(s.getAdvertisingNodes()).containsExactly("ghost");
             assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ALLOCATED);
-            assertThat(condition(s, JuneauConstants.CONDITION_AVAILABLE).getMessage()).contains("no node answers ARP");
+            assertThat(condition(s, JuneauConstants.CONDITION_AVAILABLE).getMessage()).contains("none is elected to answer ARP");
         });
         settle();
         assertThat(cluster.arp("gh", "web")).isNull();

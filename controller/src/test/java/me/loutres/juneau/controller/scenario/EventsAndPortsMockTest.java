@@ -51,7 +51,7 @@ class EventsAndPortsMockTest extends ScenarioBase {
         // one change <none> -> node-1 later. Either way: said once.
         List<Event> moves = cluster.events("ev", "web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED);
         if (cluster.events("ev", "web", JuneauConstants.EVENT_IP_ALLOCATED).get(0).getMessage()
-                .endsWith("; node node-1 answers ARP for it")) {
+                .endsWith("; node node-1 is elected to answer ARP for it")) {
             assertThat(moves).isEmpty();
         } else {
             assertOne("web", JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED, "Normal", "<none> -> node-1");

@@ -16,6 +16,8 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.testing.Eventually;
+import me.loutres.juneau.controller.ControllerOptions;
+import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.plan.NodeLiveness;
 import org.junit.jupiter.api.AfterEach;
@@ -155,12 +157,28 @@ class NodeLivenessMockTest extends ScenarioBase {
         eventually(() -> assertThat(status("dead", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY));
     }
 
+    /** As in a cluster: only nodes whose agent holds a Lease may be elected (no --arp-without-agents). */
+    @Override
+    protected ControllerOptions options(String identity) {
+        return MockCluster.fastOptions(identity).withArpWithoutAgents(false);
+    }
+
     @Test
-    void aNodeWithoutAnAgentLeaseIsJudgedByItsEndpointsOnly() {
+    void aNodeWithoutAnAgentLeaseIsNoArpCandidateUntilItsAgentComes() {
         oneService("nolease", "10.84.0", "nolease-a");
+        eventually(() -> {
+            ServiceLoadBalancerStatus s = status("nolease", "web");
+            assertThat(s.getAdvertisingNodes()).as("it has a ready backend").containsExactly("nolease-a");
+            assertThat(s.getArpAnnouncingNode()).isNull();
+            assertThat(s.getPhase()).isEqualTo(JuneauConstants.PHASE_ALLOCATED);
+            assertThat(condition(s, JuneauConstants.CONDITION_AVAILABLE).getMessage())
+                    .contains("no node with a ready backend runs a juneau-agent", "nolease-a", "--arp-without-agents");
+        });
+        assertThat(cluster.arp("nolease", "web")).isNull();
+
+        // its agent starts: the Lease appearing is enough to elect it (no other event comes)
+        agentRuns("nolease-a");
         assertThat(owner("nolease")).isEqualTo("nolease-a");
-        assertThat(cluster.client().leases().inNamespace(NS).withName(NodeLiveness.LEASE_PREFIX + "nolease-a").get())
-                .isNull();
         eventually(() -> assertThat(status("nolease", "web").getPhase()).isEqualTo(JuneauConstants.PHASE_READY));
     }
 }

@@ -173,9 +173,11 @@ public final class MockCluster implements AutoCloseable {
                 .withRequestRetryBackoffLimit(0));
     }
 
+    /** Fast Leases; no agent runs in these tests, so nodes without an agent Lease may answer ARP. */
     public static ControllerOptions fastOptions(String identity) {
         return ControllerOptions.defaults(identity).withNamespace("juneau-system").withMetricsPort(-1).withWorkers(2)
-                .withLease(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200));
+                .withLease(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200))
+                .withArpWithoutAgents(true);
     }
 
     public JuneauController startController(String identity) {
@@ -184,6 +186,19 @@ public final class MockCluster implements AutoCloseable {
 
     public JuneauController startController(ControllerOptions options) {
         JuneauController c = JuneauController.start(newControllerClient(), options);
+        controllers.add(c);
+        return c;
+    }
+
+    /**
+     * A controller whose client reaches the API server another way (through a {@link FreezingRelay}, say): a
+     * controller client with this user agent, its requests told apart in {@link TestDispatcher#requests}.
+     */
+    public JuneauController startControllerVia(ControllerOptions options, String masterUrl, String userAgent) {
+        KubernetesClient client = server.client(Identities.CONTROLLER_TOKEN, b -> b.withMasterUrl(masterUrl)
+                .withUserAgent(userAgent).withRequestRetryBackoffLimit(0));
+        controllerClients.add(client);
+        JuneauController c = JuneauController.start(client, options);
         controllers.add(c);
         return c;
     }

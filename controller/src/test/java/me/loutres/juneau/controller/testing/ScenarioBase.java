@@ -27,8 +27,13 @@ public abstract class ScenarioBase {
     void startCluster() {
         cluster = new MockCluster();
         beforeController(cluster);
-        controller = cluster.startController("controller-" + getClass().getSimpleName());
+        controller = cluster.startController(options("controller-" + getClass().getSimpleName()));
         Eventually.until("controller leads", controller::isLeader);
+    }
+
+    /** How the class's controller runs ({@link MockCluster#fastOptions} unless a class needs otherwise). */
+    protected me.loutres.juneau.controller.ControllerOptions options(String identity) {
+        return MockCluster.fastOptions(identity);
     }
 
     /** Objects that must exist before the controller starts. */
@@ -64,7 +69,8 @@ public abstract class ScenarioBase {
     /** Stops the controller (releasing the Lease) and starts a fresh one: a restart of the process. */
     protected void restartController() {
         controller.close();
-        controller = cluster.startController("controller-" + getClass().getSimpleName() + "-" + System.nanoTime());
+        controller = cluster.startController(options("controller-" + getClass().getSimpleName() + "-"
+                + System.nanoTime()));
         Eventually.until("restarted controller leads", controller::isLeader);
     }
 

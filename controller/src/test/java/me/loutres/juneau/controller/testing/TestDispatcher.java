@@ -15,8 +15,11 @@ import me.loutres.juneau.apiserver.RequestHook;
  * admission webhook refused), 503 for Lease writes (a crashed process's release never arrives).
  */
 public final class TestDispatcher implements RequestHook {
-    /** One request: method, path with query, and who sent it. */
-    public record Request(String method, String path, String userAgent) {
+    /** One request: method, path with query, who sent it, and when it arrived ({@link System#nanoTime}). */
+    public record Request(String method, String path, String userAgent, long atNanos) {
+        public boolean isWrite() {
+            return !"GET".equals(method) && !"HEAD".equals(method);
+        }
     }
 
     private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
@@ -43,7 +46,7 @@ public final class TestDispatcher implements RequestHook {
     @Override
     public Optional<Refusal> before(ApiRequest request) {
         if (record) {
-            requests.add(new Request(request.method(), request.path(), request.userAgent()));
+            requests.add(new Request(request.method(), request.path(), request.userAgent(), System.nanoTime()));
         }
         boolean lease = request.path().contains("/leases");
         if (request.isWrite() && !lease) {

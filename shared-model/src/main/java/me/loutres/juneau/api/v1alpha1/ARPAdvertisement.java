@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -22,5 +23,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "MAC", jsonPath = ".status.macAddress", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "ExternalNetwork", jsonPath = ".spec.externalNetwork", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@JsonClassDescription("The one node that answers ARP for a VIP of an arp network; written by the controller, its status by that node's agent.")
 public class ARPAdvertisement extends CustomResource<ARPAdvertisementSpec, ARPAdvertisementStatus> {
 }

@@ -1,11 +1,13 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Which address of which arp network the named node answers ARP for.")
 public class ARPAdvertisementSpec {
     @Required
     @JsonPropertyDescription("A type=arp ExternalNetwork. Immutable.")

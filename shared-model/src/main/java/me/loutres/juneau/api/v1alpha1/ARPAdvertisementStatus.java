@@ -1,7 +1,9 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.Objects;
  * that is on the wire.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Written by the node agent that answers: the node, its MAC address and since when.")
 public class ARPAdvertisementStatus {
     @JsonPropertyDescription("The node whose agent wrote this status; equals spec.nodeName when it is current.")
     private String node;
@@ -25,6 +28,7 @@ public class ARPAdvertisementStatus {
     @JsonPropertyDescription("The metadata.generation this status was written for.")
     private Long observedGeneration;
     @JsonPropertyDescription("Condition Announced: True, or False with reason InterfaceNotFound, SocketError or NotOwner.")
+    @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions = new ArrayList<>();
 
     public String getNode() {

@@ -1,7 +1,9 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Objects;
 
 /** Written by the controller; counts are longs so a /8 (and many of them) cannot overflow. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Written by the controller: how many addresses the pool holds, hands out and has left.")
 public class AddressPoolStatus {
     @JsonPropertyDescription("Addresses the pool can hand out (network and broadcast addresses of CIDRs shorter than /31 excluded).")
     private Long total;
@@ -17,6 +20,7 @@ public class AddressPoolStatus {
     @JsonPropertyDescription("total - allocated.")
     private Long free;
     @JsonPropertyDescription("Standard conditions.")
+    @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions = new ArrayList<>();
 
     public AddressPoolStatus() {

@@ -1,10 +1,12 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Ready backends of the Service, counted from its EndpointSlices.")
 public class BackendSummary {
     @JsonPropertyDescription("Distinct ready, serving, not terminating endpoint addresses.")
     private Integer totalReady;

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -15,5 +16,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Type", jsonPath = ".spec.type", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Pools", jsonPath = ".spec.addressPools", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class ExternalNetwork extends CustomResource<ExternalNetworkSpec, Void> {
+@JsonClassDescription("A cluster-scoped network that Services name in the annotation juneau.loutres.me/load-balancer-external-network; its AddressPools give the VIPs.")
+public class ExternalNetwork extends CustomResource<ExternalNetworkSpec, NoStatus> {
 }

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The network's announcement type and the AddressPools it hands out VIPs from.")
 public class ExternalNetworkSpec {
     @Required
     @ValidationRule(value = "self == oldSelf", message = "type is immutable")

@@ -1,11 +1,13 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One Service port with its targetPort resolved to a number. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One Service port, its targetPort resolved to a number.")
 public class PortStatus {
     @JsonPropertyDescription("Name of the Service port.")
     private String name;

@@ -1,5 +1,6 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -22,6 +23,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Nodes", jsonPath = ".status.backendSummary.localReadyNodes", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "ARPNode", jsonPath = ".status.arpAnnouncingNode", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@JsonClassDescription("The controller's record of one managed Service (same namespace and name); written only by the controller.")
 public class ServiceLoadBalancer extends CustomResource<ServiceLoadBalancerSpec, ServiceLoadBalancerStatus>
         implements Namespaced {
 }

@@ -1,11 +1,13 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** Copied by the controller from the Service's annotations, trimmed. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Copied by the controller from the Service's annotations, trimmed.")
 public class ServiceLoadBalancerSpec {
     @JsonPropertyDescription("The Service this object belongs to (same namespace).")
     private ServiceRef serviceRef;

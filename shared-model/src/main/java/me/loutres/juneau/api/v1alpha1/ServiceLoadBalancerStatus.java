@@ -1,7 +1,9 @@
 package me.loutres.juneau.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Objects;
 
 /** The controller's view of one Service; {@code vip} + {@code addressPool} are the allocation record of truth. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The controller's view of the Service: its VIP, the nodes that may announce it, and conditions.")
 public class ServiceLoadBalancerStatus {
     @JsonPropertyDescription("The metadata.generation this status was computed from.")
     private Long observedGeneration;
@@ -20,13 +23,17 @@ public class ServiceLoadBalancerStatus {
     private String addressPool;
     @JsonPropertyDescription("The Service ports with named targetPorts resolved to numbers, sorted by port then protocol.")
     private List<PortStatus> ports = new ArrayList<>();
-    @JsonPropertyDescription("Nodes with a local ready backend, sorted.")
+    @JsonPropertyDescription("Nodes with a local ready backend that may advertise the VIP (they match the"
+            + " network's nodeSelector and lack the exclusion label), sorted.")
     private List<String> advertisingNodes = new ArrayList<>();
-    @JsonPropertyDescription("The single node answering ARP for the VIP (arp networks).")
+    @JsonPropertyDescription("The single node elected to answer ARP for the VIP (arp networks); condition"
+            + " Announced says whether its agent does.")
     private String arpAnnouncingNode;
     @JsonPropertyDescription("Ready backends of the Service (EndpointSlices).")
     private BackendSummary backendSummary;
-    @JsonPropertyDescription("Allocated and Available conditions, keyed by type.")
+    @JsonPropertyDescription("Allocated, Available (which nodes may advertise) and Announced (what the agents"
+            + " report) conditions, keyed by type.")
+    @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions = new ArrayList<>();
 
     public Long getObservedGeneration() {

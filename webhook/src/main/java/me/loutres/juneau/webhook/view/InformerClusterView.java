@@ -2,6 +2,7 @@ package me.loutres.juneau.webhook.view;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -19,9 +20,14 @@ import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.view.BgpNames;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.LearntRange;
+import me.loutres.juneau.view.PoolEntryRef;
+import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.Secrets;
+import me.loutres.juneau.view.ViewKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +59,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, List.of("list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, List.of("list", "watch")),
             new Access("", "nodes", List.of("get", "list", "watch")),
+            new Access("networking.k8s.io", "servicecidrs", List.of("list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BGP_PEERS, List.of("get", "list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BFD_PROFILES, List.of("get", "list", "watch")),
             // a BGPPeer's password Secret is checked to exist with its key; only juneau-system is readable, and the
@@ -68,9 +75,16 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final SharedIndexInformer<ServiceLoadBalancer> slbs;
     private final SharedIndexInformer<ARPAdvertisement> arps;
     private final SharedIndexInformer<Node> nodes;
+    private final SharedIndexInformer<ServiceCIDR> serviceCidrs;
     private final SharedIndexInformer<BGPPeer> peers;
     private final SharedIndexInformer<BFDProfile> bfdProfiles;
     private final SharedIndexInformer<Secret> secrets;
+    // false once the API server answered 404 for ServiceCIDRs (before Kubernetes 1.33): that informer is then
+    // left out of synced, watching and stopped
+    private volatile boolean serviceCidrsServed = true;
+    private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
+    private final RangeIndex<String> nodeIps = new RangeIndex<>();
+    private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
     private final MissLookup missLookup;
     private final ConnectionLog log = new ConnectionLog(LOG);
     private volatile boolean closed;
@@ -84,6 +98,16 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
         arps = client.resources(ARPAdvertisement.class).runnableInformer(0);
         nodes = client.nodes().runnableInformer(0);
+        serviceCidrs = client.resources(ServiceCIDR.class).runnableInformer(0);
+        // the indexes a review reads (docs/admission.md, "Cost of a review"): keys computed once per object version
+        slbs.addIndexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
+        networks.addIndexers(Map.of(ViewKeys.BY_POOL, ViewKeys::pools));
+        arps.addIndexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
+        // ranges need a sorted structure an informer indexer (exact keys) cannot give: fed by the informers' events
+        pools.addEventHandler(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
+        nodes.addEventHandler(RangeFeed.of(nodeIps, ViewKeys::internalIps));
+        nodes.addEventHandler(RangeFeed.of(learnt, "Node/", ViewKeys::podCidrs));
+        serviceCidrs.addEventHandler(RangeFeed.of(learnt, "ServiceCIDR/", ViewKeys::serviceCidrs));
         peers = client.resources(BGPPeer.class).runnableInformer(0);
         peers.addIndexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
@@ -94,18 +118,6 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         bfdProfiles = client.resources(BFDProfile.class).runnableInformer(0);
         secrets = client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE).runnableInformer(0);
         secrets.itemStore(new KeysOnlyStore());
-    }
-
-    /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
-    private static final class KeysOnlyStore extends BasicItemStore<Secret> {
-        KeysOnlyStore() {
-            super(Cache::metaNamespaceKeyFunc);
-        }
-
-        @Override
-        public Secret put(String key, Secret secret) {
-            return super.put(key, Secrets.keysOnly(secret));
-        }
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
@@ -120,18 +132,25 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
      */
     public static InformerClusterView start(KubernetesClient client, MissLookup missLookup) {
         InformerClusterView view = new InformerClusterView(client, missLookup);
-        for (SharedIndexInformer<?> informer : view.informers()) {
+        for (SharedIndexInformer<?> informer : view.allInformers()) {
             String kind = informer.getApiTypeClass().getSimpleName();
             informer.exceptionHandler((started, failure) -> {
                 if (view.closed) {
                     return false; // a request cut short by our own close: nothing to say
+                }
+                if (informer == view.serviceCidrs && notServed(failure)) {
+                    view.serviceCidrsServed = false;
+                    LOG.info("cluster view: the API server does not serve networking.k8s.io/v1 ServiceCIDRs "
+                            + "(Kubernetes before 1.33); --reserved-cidr and the Nodes' podCIDRs keep cluster "
+                            + "addresses out of pools");
+                    return false;
                 }
                 view.log.failed(kind, failure);
                 return true;
             });
             informer.start();
             informer.stopped().whenComplete((ignored, failure) -> {
-                if (!view.closed) {
+                if (!view.closed && (informer != view.serviceCidrs || view.serviceCidrsServed)) {
                     LOG.error("cluster view: the {} informer stopped for good ({}); /healthz fails so that the "
                             + "webhook is restarted", kind, failure == null ? "no reason given"
                             : ConnectionLog.reason(failure));
@@ -147,8 +166,23 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return new InformerClusterView(client, MissLookup.api(client));
     }
 
+    private List<SharedIndexInformer<?>> allInformers() {
+        return List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets);
+    }
+
+    /** The informers the view depends on: all but the ServiceCIDR one where the API server does not serve it. */
     private List<SharedIndexInformer<?>> informers() {
-        return List.of(pools, networks, slbs, arps, nodes, peers, bfdProfiles, secrets);
+        return serviceCidrsServed ? allInformers()
+                : List.of(pools, networks, slbs, arps, nodes, peers, bfdProfiles, secrets);
+    }
+
+    private static boolean notServed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True once every informer has completed its first list. */
@@ -244,6 +278,51 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
+        return slbs.getIndexer().byIndex(ViewKeys.BY_VIP, ViewKeys.address(address));
+    }
+
+    @Override
+    public List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
+        return network == null ? List.of() : slbs.getIndexer().byIndex(ViewKeys.BY_NETWORK, network);
+    }
+
+    @Override
+    public List<ExternalNetwork> externalNetworksListingPool(String pool) {
+        return pool == null ? List.of() : networks.getIndexer().byIndex(ViewKeys.BY_POOL, pool);
+    }
+
+    @Override
+    public List<ARPAdvertisement> arpAdvertisementsAt(long address) {
+        return arps.getIndexer().byIndex(ViewKeys.BY_ADDRESS, ViewKeys.address(address));
+    }
+
+    @Override
+    public List<PoolEntryRef> poolEntriesOverlapping(AddressRange range) {
+        return poolEntries.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<RangeIndex.Hit<String>> nodeInternalIpsIn(AddressRange range) {
+        return nodeIps.overlapping(range);
+    }
+
+    @Override
+    public List<LearntRange> learntRangesOverlapping(AddressRange range) {
+        return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<String> names(NamedKind kind) {
+        SharedIndexInformer<?> informer = switch (kind) {
+            case ADDRESS_POOL -> pools;
+            case EXTERNAL_NETWORK -> networks;
+            case NODE -> nodes;
+        };
+        return informer.getStore().listKeys().stream().sorted().toList();
+    }
+
+    @Override
     public Optional<BGPPeer> bgpPeer(String name) {
         return byKey(peers, name).or(() -> live(BGPPeer.class, name));
     }
@@ -290,6 +369,18 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         }
     }
 
+    /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
+    private static final class KeysOnlyStore extends BasicItemStore<Secret> {
+        KeysOnlyStore() {
+            super(Cache::metaNamespaceKeyFunc);
+        }
+
+        @Override
+        public Secret put(String key, Secret secret) {
+            return super.put(key, Secrets.keysOnly(secret));
+        }
+    }
+
     private static <T extends HasMetadata> Optional<T> byKey(SharedIndexInformer<T> informer, String key) {
         return key == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(key));
     }
@@ -298,6 +389,6 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     public void close() {
         closed = true;
         log.close();
-        informers().forEach(SharedIndexInformer::stop);
+        allInformers().forEach(SharedIndexInformer::stop);
     }
 }

@@ -143,6 +143,62 @@ class InformerClusterViewMockTest {
     }
 
     @Test
+    void answersTheIndexedQuestionsAndFollowsNewVersions() throws Exception {
+        client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
+        ExternalNetwork network = new ExternalNetwork();
+        network.setMetadata(new ObjectMetaBuilder().withName("public").build());
+        ExternalNetworkSpec networkSpec = new ExternalNetworkSpec();
+        networkSpec.setType("bgp");
+        networkSpec.setAddressPools(List.of("pool-a"));
+        network.setSpec(networkSpec);
+        client.resource(network).create();
+        ServiceLoadBalancer slb = new ServiceLoadBalancer();
+        slb.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace("shop").build());
+        me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec slbSpec = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec();
+        slbSpec.setExternalNetwork("public");
+        slb.setSpec(slbSpec);
+        me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus status = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus();
+        status.setVip("203.0.113.1");
+        slb.setStatus(status);
+        client.resource(slb).create();
+        client.resource(slb).updateStatus();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().withNewSpec()
+                .withPodCIDRs("10.244.1.0/24").endSpec().withNewStatus().addNewAddress().withType("InternalIP")
+                .withAddress("192.0.2.7").endAddress().endStatus().build()).create();
+        client.resource(new io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder().withNewMetadata()
+                .withName("kubernetes").endMetadata().withNewSpec().withCidrs("10.96.0.0/12", "fd00:10:96::/108")
+                .endSpec().build()).create();
+        long vip = me.loutres.juneau.ip.Ipv4.parse("203.0.113.1");
+
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            await(() -> !view.serviceLoadBalancersWithVip(vip).isEmpty());
+            assertThat(view.serviceLoadBalancersWithVip(vip)).extracting(s -> s.getMetadata().getName()).containsExactly("web");
+            assertThat(view.serviceLoadBalancersOfNetwork("public")).hasSize(1);
+            assertThat(view.externalNetworksListingPool("pool-a")).extracting(n -> n.getMetadata().getName())
+                    .containsExactly("public");
+            assertThat(view.poolEntriesOverlapping(new me.loutres.juneau.ip.AddressRange(vip, vip)))
+                    .extracting(e -> e.poolName() + " " + e.text()).containsExactly("pool-a 203.0.113.0/28");
+            assertThat(view.nodeInternalIpsIn(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("192.0.2.7")))).extracting(h -> h.value()).containsExactly("node-a");
+            assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("10.244.1.9")))).extracting(r -> r.source())
+                    .containsExactly("Node node-a podCIDR 10.244.1.0/24");
+            assertThat(view.learntRangesOverlapping(me.loutres.juneau.ip.AddressRange.single(
+                    me.loutres.juneau.ip.Ipv4.parse("10.100.0.1")))).extracting(r -> r.source())
+                    .containsExactly("ServiceCIDR kubernetes 10.96.0.0/12");
+
+            ServiceLoadBalancer moved = client.resources(ServiceLoadBalancer.class).inNamespace("shop").withName("web").get();
+            moved.getStatus().setVip("203.0.113.2");
+            client.resource(moved).updateStatus();
+            await(() -> view.serviceLoadBalancersWithVip(vip).isEmpty());
+            assertThat(view.serviceLoadBalancersWithVip(me.loutres.juneau.ip.Ipv4.parse("203.0.113.2"))).hasSize(1);
+            client.resources(AddressPool.class).withName("pool-a").delete();
+            await(() -> view.poolEntriesOverlapping(new me.loutres.juneau.ip.AddressRange(vip, vip)).isEmpty());
+        }
+    }
+
+    @Test
     void aNamedObjectTheCacheHasNotSeenYetIsReadFromTheApiServer() {
         client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();

@@ -57,7 +57,7 @@ public final class LanScenario implements AutoCloseable {
         lab.routerLikeNeighbourCache(client);
         nodes.put("node-a", lab.host("node-a", 11));
         nodes.put("node-b", lab.host("node-b", 12));
-        this.stack = LocalStack.start(0, 0, false);
+        this.stack = LocalStack.startForAgents(0, 0);
         this.admin = stack.api().adminClient();
         this.work = Files.createTempDirectory("juneau-lan-");
         this.kubeconfig = work.resolve("agent.kubeconfig");

@@ -1,0 +1,38 @@
+package me.loutres.juneau.plan;
+
+import java.util.List;
+import java.util.Objects;
+import me.loutres.juneau.selection.NodeEligibility;
+
+/**
+ * Who may announce a Service's VIP and what the agents report about it (docs/phases-and-conditions.md).
+ *
+ * @param eligibility      the network's node selector and Kubernetes' exclusion label over the Nodes' labels
+ * @param arpWithoutAgents a node without an agent Lease is still an ARP candidate (the controller's
+ *                         {@code --arp-without-agents}: a local stack where no agent is meant to answer)
+ * @param sessions         BGP sessions reported by the agents of the Service's nodes (others are ignored)
+ * @param peers            the network's {@code spec.bgp.peers}; empty = every BGPPeer
+ */
+public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
+        List<String> peers) {
+
+    /** One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need). */
+    public record SessionReport(String peer, String node, String state, String lastError) {
+        public static final String ESTABLISHED = "Established";
+
+        public boolean established() {
+            return ESTABLISHED.equals(state);
+        }
+    }
+
+    public AnnounceFacts {
+        eligibility = eligibility == null ? NodeEligibility.everyNode() : eligibility;
+        sessions = sessions == null ? List.of() : sessions.stream().filter(Objects::nonNull).toList();
+        peers = peers == null ? List.of() : peers.stream().filter(Objects::nonNull).toList();
+    }
+
+    /** Every node may announce, a node without an agent may answer ARP, no session reported: the old rules. */
+    public static AnnounceFacts lenient() {
+        return new AnnounceFacts(NodeEligibility.everyNode(), true, List.of(), List.of());
+    }
+}
