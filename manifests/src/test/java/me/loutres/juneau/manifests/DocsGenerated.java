@@ -27,7 +27,11 @@ import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
+import me.loutres.juneau.api.v1alpha1.BFDProfile;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPPeerSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerSpec;
@@ -94,6 +98,8 @@ final class DocsGenerated {
         }
         admission.add("delete:" + JuneauConstants.PLURAL_ADDRESS_POOLS);
         admission.add("delete:" + JuneauConstants.PLURAL_EXTERNAL_NETWORKS);
+        admission.add("delete:" + JuneauConstants.PLURAL_BGP_PEERS);
+        admission.add("delete:" + JuneauConstants.PLURAL_BFD_PROFILES);
         out.put(DOCS.resolve("admission.md"), admission);
         return out;
     }
@@ -217,7 +223,10 @@ final class DocsGenerated {
         return sb.isEmpty() ? "" : "```text\n" + sb + "```\n";
     }
 
-    /** DELETE of a pool a network lists and of a network a ServiceLoadBalancer uses, judged by the rules. */
+    /**
+     * DELETE of a pool a network lists, of a network a ServiceLoadBalancer uses, of a BGPPeer a network lists and of
+     * a BFDProfile a peer names, judged by the rules.
+     */
     static String deleteMessages(String resource) {
         AddressPool pool = new AddressPool();
         pool.setMetadata(new ObjectMetaBuilder().withName("pool-a").build());
@@ -234,7 +243,28 @@ final class DocsGenerated {
             slb.setSpec(spec);
             view = view.with(slb);
         }
-        HasMetadata target = resource.equals(JuneauConstants.PLURAL_ADDRESS_POOLS) ? pool : network;
+        BFDProfile fast = new BFDProfile();
+        fast.setMetadata(new ObjectMetaBuilder().withName("fast").build());
+        BGPPeer tor = new BGPPeer();
+        tor.setMetadata(new ObjectMetaBuilder().withName("tor-1").build());
+        BGPPeerSpec peerSpec = new BGPPeerSpec();
+        peerSpec.setPeerAddress("198.18.0.1");
+        peerSpec.setBfdProfile("fast");
+        tor.setSpec(peerSpec);
+        ExternalNetwork edge = new ExternalNetwork();
+        edge.setMetadata(new ObjectMetaBuilder().withName("edge").build());
+        ExternalNetworkSpec edgeSpec = new ExternalNetworkSpec(JuneauConstants.MODE_BGP, List.of("pool-b"));
+        ExternalNetworkBgp bgp = new ExternalNetworkBgp();
+        bgp.setPeers(List.of("tor-1"));
+        edgeSpec.setBgp(bgp);
+        edge.setSpec(edgeSpec);
+        view = view.with(fast).with(tor).with(edge);
+        HasMetadata target = switch (resource) {
+            case JuneauConstants.PLURAL_ADDRESS_POOLS -> pool;
+            case JuneauConstants.PLURAL_BGP_PEERS -> tor;
+            case JuneauConstants.PLURAL_BFD_PROFILES -> fast;
+            default -> network;
+        };
         String kind = target.getKind();
         AdmissionResponse r = new AdmissionEngine(AdmissionSettings.defaults()).review("/validate/" + resource,
                 new AdmissionRequestBuilder().withUid("docs")

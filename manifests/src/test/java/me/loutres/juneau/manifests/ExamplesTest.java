@@ -46,8 +46,10 @@ class ExamplesTest {
     static final Path DEMO = EXAMPLES.resolve("demo");
     static final Path DEMO_REFUSED = DEMO.resolve("refused");
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    /** Dependency order: what an object names is created before it (a peer names its BFDProfile, etc.). */
     static final Map<String, Integer> ORDER = Map.of(JuneauConstants.KIND_ADDRESS_POOL, 0,
-            JuneauConstants.KIND_EXTERNAL_NETWORK, 1, "Service", 2);
+            JuneauConstants.KIND_BFD_PROFILE, 1, JuneauConstants.KIND_BGP_PEER, 2,
+            JuneauConstants.KIND_EXTERNAL_NETWORK, 3, "Service", 4);
     static Map<String, JsonSchema> schemas;
     static Map<String, JsonNode> crds;
 
@@ -136,6 +138,9 @@ class ExamplesTest {
     @Test
     void examplesCoverBothNetworkTypesAndManagedServices() {
         List<Example> all = userExamples();
+        assertThat(all).extracting(Example::kind).contains(JuneauConstants.KIND_BGP_PEER, JuneauConstants.KIND_BFD_PROFILE);
+        assertThat(all.stream().filter(e -> e.kind().equals(JuneauConstants.KIND_EXTERNAL_NETWORK))
+                .map(e -> e.content().path("spec").path("bgp").path("peers").toString())).contains("[\"tor-1\"]");
         assertThat(all.stream().filter(e -> e.kind().equals(JuneauConstants.KIND_ADDRESS_POOL))
                 .map(e -> e.content().path("spec").path("advertiseMode").asText())).contains("arp", "bgp");
         assertThat(all.stream().filter(e -> e.kind().equals("Service")).map(e -> SERIALIZATION.convertValue(e.content(), Service.class))

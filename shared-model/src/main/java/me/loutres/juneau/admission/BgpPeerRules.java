@@ -146,16 +146,16 @@ final class BgpPeerRules extends ReferencedKindRules {
         if (keepalive == null || hold == null) {
             return;
         }
-        String holdText = spec.getHoldTime() == null ? "90s (the default)" : Texts.quote(spec.getHoldTime());
+        String holdText = spec.getHoldTime() == null ? "the default 90s" : Texts.quote(spec.getHoldTime());
         if (keepalive == 0 && hold != 0) {
             verdict.problem("spec.keepaliveTime: " + Texts.quote(spec.getKeepaliveTime()) + " turns keepalives off,"
                     + " which only a holdTime of 0s allows (holdTime is " + holdText + "); " + keepaliveAccepted);
         } else if (hold != 0 && keepalive >= hold) {
             verdict.problem("spec.keepaliveTime: " + Texts.quote(spec.getKeepaliveTime()) + " is not less than"
-                    + " spec.holdTime " + holdText + "; " + keepaliveAccepted);
+                    + " spec.holdTime (" + holdText + "); " + keepaliveAccepted);
         } else if (hold == 0 && keepalive != 0) {
             verdict.problem("spec.keepaliveTime: " + Texts.quote(spec.getKeepaliveTime()) + " is not less than"
-                    + " spec.holdTime \"0s\"; " + keepaliveAccepted);
+                    + " spec.holdTime (\"0s\"); " + keepaliveAccepted);
         }
     }
 

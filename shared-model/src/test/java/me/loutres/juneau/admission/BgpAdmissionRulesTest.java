@@ -119,14 +119,14 @@ class BgpAdmissionRulesTest {
                 "spec.holdTime: \"1500ms\" is not a whole number of seconds; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s");
         allow("peer: holdTime in minutes and seconds", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 1m30s\n  keepaliveTime: 30s\n")));
         deny("peer: keepalive not less than hold", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 9s\n  keepaliveTime: 9s\n")),
-                "spec.keepaliveTime: \"9s\" is not less than spec.holdTime \"9s\"; accepted: 1s to 8s (default a third of holdTime, 3s)");
+                "spec.keepaliveTime: \"9s\" is not less than spec.holdTime (\"9s\"); accepted: 1s to 8s (default a third of holdTime, 3s)");
         deny("peer: keepalive against the default hold time", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  keepaliveTime: 2m\n")),
-                "spec.keepaliveTime: \"2m\" is not less than spec.holdTime 90s (the default); accepted: 1s to 89s (default a third of holdTime, 30s)");
+                "spec.keepaliveTime: \"2m\" is not less than spec.holdTime (the default 90s); accepted: 1s to 89s (default a third of holdTime, 30s)");
         deny("peer: keepalive 0s with a hold time", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 9s\n  keepaliveTime: 0s\n")),
                 "spec.keepaliveTime: \"0s\" turns keepalives off, which only a holdTime of 0s allows (holdTime is \"9s\"); accepted: 1s to 8s (default a third of holdTime, 3s)");
         allow("peer: keepalive 0s with hold 0s", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 0s\n  keepaliveTime: \"0\"\n")));
         deny("peer: keepalive with hold 0s", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 0s\n  keepaliveTime: 5s\n")),
-                "spec.keepaliveTime: \"5s\" is not less than spec.holdTime \"0s\"; accepted: 0s or no keepaliveTime, as holdTime is 0s");
+                "spec.keepaliveTime: \"5s\" is not less than spec.holdTime (\"0s\"); accepted: 0s or no keepaliveTime, as holdTime is 0s");
         // BGPPeer: what it names
         deny("peer: unknown BFDProfile", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  bfdProfile: slow\n")),
                 "spec.bfdProfile: BFDProfile \"slow\" does not exist; accepted: the name of an existing BFDProfile (kubectl get bfdprofiles), or no bfdProfile");

@@ -6,15 +6,19 @@ import me.loutres.juneau.api.JuneauConstants;
 
 /**
  * The order a cluster sees objects created in: kinds without Juneau rules first (Namespaces and the like), then
- * AddressPool, ExternalNetwork, Node, ServiceLoadBalancer, ARPAdvertisement, Service; file order within a kind.
+ * AddressPool, BFDProfile, BGPPeer (after the Secrets it names), ExternalNetwork, Node, ServiceLoadBalancer,
+ * ARPAdvertisement, BGPSession, Service; file order within a kind.
  */
 final class DependencyOrder {
     private static final List<String> ORDER = List.of(
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK,
             "/Node",
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION,
             "/Service");
 
     private DependencyOrder() {

@@ -31,12 +31,18 @@ import me.loutres.juneau.view.UnreadableObjectException;
  */
 public final class Validation {
     /** Namespaced kinds we place in "default" when the manifest names none, as kubectl with a default context. */
-    private static final Set<String> NAMESPACED = Set.of("/Service",
+    private static final Set<String> NAMESPACED = Set.of("/Service", "/Secret",
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_SERVICE_LOAD_BALANCER);
     private static final Set<String> CLUSTER_SCOPED = Set.of("/Node",
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_EXTERNAL_NETWORK,
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT);
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION);
+    /** Juneau's kinds, as the routing table lists them, for the message about a kind that is not one. */
+    private static final String KNOWN_KINDS = String.join(", ", AdmissionRoutes.ALL.stream()
+            .filter(e -> JuneauConstants.GROUP.equals(e.group())).map(Endpoint::kind).distinct().toList());
     public static final String DEFAULT_NAMESPACE = "default";
 
     private final AdmissionCall call;
@@ -102,7 +108,7 @@ public final class Validation {
         if (ours && (resource.isEmpty() || !JuneauConstants.VERSION.equals(version))) {
             return new Outcome(o, "CREATE", false, true, Outcome.NOT_FOUND, null, "no matches for kind \"" + o.kind() + "\" in version \""
                     + o.apiVersion() + "\"; ensure CRDs are installed first (known kinds of " + JuneauConstants.API_VERSION
-                    + ": AddressPool, ExternalNetwork, ServiceLoadBalancer, ARPAdvertisement)", List.of(), null);
+                    + ": " + KNOWN_KINDS + ")", List.of(), null);
         }
         ObjectNode object = KubeObjects.copy(o.content());
         String namespace = placeNamespace(object, groupKind);

@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  */
 public final class DamagedReviews {
     private static final List<String> PATHS = List.of("/validate/services", "/mutate/services", "/validate/addresspools",
-            "/validate/externalnetworks", "/validate/serviceloadbalancers", "/validate/arpadvertisements");
+            "/validate/externalnetworks", "/validate/serviceloadbalancers", "/validate/arpadvertisements",
+            "/validate/bgppeers", "/validate/bfdprofiles", "/validate/bgpsessions");
     private static final List<String> ODD_PATHS = List.of("/validate/pods", "/validate/services/", "/", "/mutate/addresspools",
             "/validate/%2e%2e/services", "/healthz/../validate/services");
     private static final List<String> CONTENT_TYPES = List.of("application/json; charset=utf-8", "APPLICATION/JSON",

@@ -61,7 +61,38 @@ public final class Seeds {
                  "spec":{"externalNetwork":"lan","address":"198.51.100.12","nodeName":"node-a"}}""";
         String arpWithStatus = arp.replace("\"nodeName\":\"node-a\"}", "\"nodeName\":\"node-a\"},"
                 + "\"status\":{\"node\":\"node-a\",\"announcing\":true}");
+        String peer = """
+                {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"BGPPeer","metadata":{"name":"tor-1"},
+                 "spec":{"peerAddress":"198.18.0.1","peerASN":64512,"myASN":64513,"peerPort":179,"holdTime":"9s",
+                   "keepaliveTime":"3s","sourceAddress":"198.18.0.10","ebgpMultiHop":false,"bfdProfile":"fast",
+                   "passwordSecret":{"name":"tor-auth","key":"password"},
+                   "nodeSelectors":[{"matchLabels":{"rack":"r1"},
+                     "matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]}]}]}}""";
+        String bfd = """
+                {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"BFDProfile","metadata":{"name":"fast"},
+                 "spec":{"receiveInterval":300,"transmitInterval":300,"detectMultiplier":3,"passiveMode":false}}""";
+        String bgpNetwork = """
+                {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"ExternalNetwork","metadata":{"name":"edge"},
+                 "spec":{"type":"bgp","addressPools":["pool-new"],
+                   "nodeSelector":{"matchExpressions":[{"key":"zone","operator":"NotIn","values":["c"]}]},
+                   "bgp":{"peers":["tor-1"],"communities":["64512:100","1:2:3","no-export"],"localPref":100,
+                     "aggregationLength":32}}}""";
+        String session = """
+                {"apiVersion":"juneau.loutres.me/v1alpha1","kind":"BGPSession","metadata":{"name":"tor-1.node-a",
+                   "labels":{"juneau.loutres.me/peer":"tor-1","juneau.loutres.me/node":"node-a"}},
+                 "spec":{"peer":"tor-1","nodeName":"node-a"},
+                 "status":{"state":"Established","bfdState":"Up","since":"2026-12-01T10:00:00Z","routesAdvertised":3,
+                   "observedGeneration":1}}""";
         return List.of(
+                seed("BGPPeer CREATE", "/validate/bgppeers", Reviews.custom("BGPPeer", "bgppeers", "CREATE").object(peer)),
+                seed("BGPPeer DELETE", "/validate/bgppeers", Reviews.custom("BGPPeer", "bgppeers", "DELETE").oldObject(peer)),
+                seed("BFDProfile UPDATE", "/validate/bfdprofiles",
+                        Reviews.custom("BFDProfile", "bfdprofiles", "UPDATE").object(bfd).oldObject(bfd)),
+                seed("ExternalNetwork CREATE with bgp and a selector", "/validate/externalnetworks",
+                        Reviews.custom("ExternalNetwork", "externalnetworks", "CREATE").object(bgpNetwork)),
+                seed("BGPSession status by the agent", "/validate/bgpsessions",
+                        Reviews.custom("BGPSession", "bgpsessions", "UPDATE").user(AGENT).subResource("status")
+                                .object(session).oldObject(session)),
                 seed("bench Service CREATE", "/validate/services", parse(new String(ServiceReview.json(),
                         java.nio.charset.StandardCharsets.UTF_8))),
                 seed("bench Service CREATE mutate", "/mutate/services", parse(new String(ServiceReview.json(),
