@@ -354,8 +354,8 @@ class ServicePlannerTest {
     void eventsSayEachChangeOnceAndNothingForAnUnchangedState() {
         ServicePlan alloc = ServicePlanner.plan(input(null, ARP_NET, ALLOCATED, slices("node-a"), null));
         assertThat(alloc.events()).containsExactly(PlannedEvent.normal(JuneauConstants.EVENT_IP_ALLOCATED,
-                "allocated VIP 10.0.0.1 from AddressPool pool-a of ExternalNetwork \"net\"; node node-a answers ARP"
-                        + " for it"));
+                "allocated VIP 10.0.0.1 from AddressPool pool-a of ExternalNetwork \"net\"; node node-a is elected to"
+                        + " answer ARP for it"));
         ServicePlan moved = ServicePlanner.plan(input(alloc.status(), ARP_NET, ALLOCATED, slices("node-b"),
                 ours("node-a")));
         assertThat(moved.events()).containsExactly(PlannedEvent.normal(JuneauConstants.EVENT_ANNOUNCING_NODE_CHANGED,
