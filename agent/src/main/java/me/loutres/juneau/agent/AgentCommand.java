@@ -2,7 +2,6 @@ package me.loutres.juneau.agent;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import me.loutres.juneau.agent.arp.AnnounceSchedule;
+import me.loutres.juneau.agent.kube.AgentHttpClient;
 import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.net.Interfaces;
 import me.loutres.juneau.agent.net.JnaPacketSockets;
@@ -121,7 +121,8 @@ public final class AgentCommand implements Callable<Integer> {
             System.err.println("juneau agent: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        try (AgentHttpClient http = AgentHttpClient.open(config)) {
+            KubernetesClient client = http.client();
             NodeAgent agent;
             try {
                 agent = NodeAgent.start(client, options, bgp, java.time.Clock.systemUTC(), new JnaPacketSockets(),

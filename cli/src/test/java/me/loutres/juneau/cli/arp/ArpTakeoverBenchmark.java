@@ -48,8 +48,19 @@ public final class ArpTakeoverBenchmark {
             System.exit(2);
         }
         try (LanScenario lan = LanScenario.start()) {
-            takeover(lan, trials);
-            nodeLoss(lan, nodeLossTrials);
+            // a baseline: other JVM flags (space-separated) and other jars for the agents, in the same run
+            String flags = System.getProperty("agent.jvm");
+            if (flags != null) {
+                lan.agentJvm(List.of(flags.trim().split("\\s+")),
+                        System.getProperty("agent.cp", System.getProperty("java.class.path")));
+            }
+            System.out.println("agents run with " + lan.agentJvm());
+            if (trials > 0) {
+                takeover(lan, trials);
+            }
+            if (nodeLossTrials > 0) {
+                nodeLoss(lan, nodeLossTrials);
+            }
             lan.stopAgents();
             footprint(lan, vips);
         }
@@ -58,7 +69,8 @@ public final class ArpTakeoverBenchmark {
     static String owner(LanScenario lan) throws Exception {
         Instant started = Instant.now();
         lan.startAgents(true, List.of());
-        String owner = lan.awaitAnnouncedBy(null, started, Duration.ofSeconds(60));
+        // agents start slowly on a busy machine
+        String owner = lan.awaitAnnouncedBy(null, started, Duration.ofSeconds(180));
         lan.lab().flushNeighbours(lan.client());
         lan.clientSendsTo(LanScenario.VIP);
         if (lan.awaitClientEntry(lan.mac(owner), System.nanoTime(), Duration.ofSeconds(3)) == null) {
@@ -152,9 +164,10 @@ public final class ArpTakeoverBenchmark {
         net.setSpec(new ExternalNetworkSpec("arp", List.of("bench")));
         lan.admin().resources(ExternalNetwork.class).resource(net).create();
 
-        lan.startAgents(true, List.of("-Xmx256m"), List.of("--interface", "eth0"));
-        Thread.sleep(8000);
-        System.out.println("agent footprint (node-a, -Xmx256m, SerialGC, C1 only):");
+        List<String> extra = Boolean.getBoolean("agent.nmt") ? List.of("-XX:NativeMemoryTracking=summary") : List.of();
+        lan.startAgents(true, extra, List.of("--interface", "eth0"));
+        Thread.sleep(25_000); // started, Lease held, watches open
+        System.out.println("agent footprint (node-a, JVM flags " + lan.agentJvm() + " " + extra + "):");
         System.out.println("  baseline, owning " + ownedBy(lan, "node-a") + " VIP(s): " + measure(lan, "node-a"));
         for (int i = 0; i < vips; i++) {
             ARPAdvertisement a = new ARPAdvertisement();
@@ -178,27 +191,35 @@ public final class ArpTakeoverBenchmark {
                 .count();
     }
 
-    /** Heap used after a full GC, RSS, and CPU over 20 s idle (renewing its Lease, watching). */
+    /**
+     * RSS and threads as found, CPU over 60 s idle (renewing its Lease, watching), then (jcmd attaches, so only
+     * after the CPU window) heap used after a full GC and, when the agent tracks it, the Native Memory Tracking
+     * summary.
+     */
     static String measure(LanScenario lan, String node) throws Exception {
         long pid = lan.agent(node).pid();
+        String before = status(pid, "VmRSS") + ", " + status(pid, "Threads");
+        long cpu0 = cpuTicks(pid);
+        long t0 = System.nanoTime();
+        Thread.sleep(60_000);
+        double cpuSeconds = (cpuTicks(pid) - cpu0) / 100.0;
+        double wall = (System.nanoTime() - t0) / 1e9;
+        String after = status(pid, "VmRSS") + ", " + status(pid, "Threads");
+        String load = Files.readString(Path.of("/proc/loadavg")).trim();
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String nmt = Boolean.getBoolean("agent.nmt")
+                ? Netns.run(jcmd, Long.toString(pid), "VM.native_memory", "summary") : "";
         Netns.run(jcmd, Long.toString(pid), "GC.run");
         String heap = Netns.run(jcmd, Long.toString(pid), "GC.heap_info");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heap);
-        long usedK = 0;
-        while (m.find()) {
-            usedK += Long.parseLong(m.group(1));
-            break; // the first "used" line is the whole heap's
-        }
-        long cpu0 = cpuTicks(pid);
-        long t0 = System.nanoTime();
-        Thread.sleep(20_000);
-        double cpuSeconds = (cpuTicks(pid) - cpu0) / 100.0;
-        double wall = (System.nanoTime() - t0) / 1e9;
-        String rss = Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
-                .filter(l -> l.startsWith("VmRSS")).findFirst().orElse("VmRSS ?").replaceAll("\\s+", " ");
-        return String.format("heap after GC %.1f MiB, %s, CPU %.2f%% of one core idle", usedK / 1024.0, rss,
-                100 * cpuSeconds / wall);
+        long usedK = m.find() ? Long.parseLong(m.group(1)) : 0; // the first "used" line is the whole heap's
+        return String.format("at start %s; after 60 s %s; CPU %.2f%% of one core over %.0f s; heap after GC %.1f MiB;"
+                + " load %s%n%s", before, after, 100 * cpuSeconds / wall, wall, usedK / 1024.0, load, nmt);
+    }
+
+    static String status(long pid, String key) throws Exception {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith(key + ":"))
+                .findFirst().orElse(key + " ?").replaceAll("\\s+", " ");
     }
 
     static long cpuTicks(long pid) throws Exception {

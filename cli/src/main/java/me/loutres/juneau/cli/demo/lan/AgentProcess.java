@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.agent.AgentJvm;
 
 /**
  * A real node agent in its own JVM inside a node's namespace ({@code ip netns exec <ns> java ... agent}); the test
@@ -33,14 +34,24 @@ public final class AgentProcess implements AutoCloseable {
      */
     public static AgentProcess start(String namespace, String node, Path kubeconfig, Path logDir, boolean gratuitousArp,
             List<String> jvmArgs, List<String> agentArgs) throws IOException {
+        return start(namespace, node, kubeconfig, logDir, gratuitousArp, AgentJvm.FLAGS,
+                System.getProperty("java.class.path"), jvmArgs, agentArgs);
+    }
+
+    /**
+     * @param baseJvm   the agent's JVM options ({@link AgentJvm#FLAGS}, what the DaemonSet runs; a benchmark's
+     *                  baseline may give others)
+     * @param classPath the agent's class path (a benchmark's baseline may run other jars)
+     */
+    public static AgentProcess start(String namespace, String node, Path kubeconfig, Path logDir, boolean gratuitousArp,
+            List<String> baseJvm, String classPath, List<String> jvmArgs, List<String> agentArgs) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // small and quick to start: two of these share the build machine's two cores with the test
-                "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
-                // the command line's own logging (INFO, one line per state change), not a test classpath's
-                "-Dlogback.configurationFile=logback.xml"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(baseJvm);
+        // the command line's own logging (INFO, one line per state change), not a test classpath's
+        cmd.add("-Dlogback.configurationFile=logback.xml");
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        cmd.addAll(List.of("-cp", classPath,
                 "me.loutres.juneau.agent.AgentCommand", "--node", node, "--kubeconfig", kubeconfig.toString(),
                 "--metrics-bind", "127.0.0.1", "--metrics-port", "7473"));
         if (!gratuitousArp) {

@@ -50,6 +50,8 @@ public final class LanScenario implements AutoCloseable {
     private final KubernetesClient admin;
     private final Path work;
     private final Path kubeconfig;
+    private List<String> agentJvm = me.loutres.juneau.agent.AgentJvm.FLAGS;
+    private String agentClassPath = System.getProperty("java.class.path");
 
     private LanScenario(ArpLab lab) throws Exception {
         this.lab = lab;
@@ -155,6 +157,20 @@ public final class LanScenario implements AutoCloseable {
         return node.equals("node-a") ? "node-b" : "node-a";
     }
 
+    /**
+     * The JVM options and class path of the agents started from now on (a benchmark's baseline: other flags, other
+     * jars); by default the DaemonSet's flags ({@link me.loutres.juneau.agent.AgentJvm#FLAGS}) and this JVM's class
+     * path.
+     */
+    public void agentJvm(List<String> flags, String classPath) {
+        this.agentJvm = List.copyOf(flags);
+        this.agentClassPath = classPath;
+    }
+
+    public List<String> agentJvm() {
+        return agentJvm;
+    }
+
     /** Starts one agent per node (forwarders are opened on first use). */
     public void startAgents(boolean gratuitousArp, List<String> jvmArgs) throws Exception {
         startAgents(gratuitousArp, jvmArgs, List.of());
@@ -167,8 +183,8 @@ public final class LanScenario implements AutoCloseable {
             }
         }
         for (ArpLab.Host n : nodes.values()) {
-            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, gratuitousArp, jvmArgs,
-                    agentArgs));
+            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, gratuitousArp, agentJvm,
+                    agentClassPath, jvmArgs, agentArgs));
         }
     }
 

@@ -1,0 +1,32 @@
+package me.loutres.juneau.agent;
+
+import java.util.List;
+
+/**
+ * The JVM options the node agent runs with: the image's ENTRYPOINT ({@code agent/Dockerfile}), the DaemonSet
+ * ({@code manifests/base/agent/daemonset.yaml}, whose memory limit is sized from them), {@code bin/juneau agent}
+ * and the agents of the namespace-LAN tests and benchmark all give these (manifests' AgentFootprintTest checks that
+ * they agree). The agent runs on every node, so what it costs is paid once per node: these are chosen for a small,
+ * long-running, mostly idle process (measured in BENCHMARKS.md, "Node agent: what one node pays").
+ */
+public final class AgentJvm {
+    /** In the order the Dockerfile, the DaemonSet and bin/juneau write them. */
+    public static final List<String> FLAGS = List.of(
+            // one collector thread, no concurrent phases, no remembered sets: the heap holds a few MiB
+            "-XX:+UseSerialGC",
+            // a bounded heap: 1,000 owned VIPs use about 8 MiB of it; the DaemonSet's limit counts on this bound
+            "-Xms8m", "-Xmx48m",
+            // the agent's classes (the client, vert.x, netty) fit; a leak fails fast instead of growing the RSS
+            "-XX:MaxMetaspaceSize=64m",
+            // C1 only: the agent's code is never hot enough for C2 to repay its compile time and memory
+            "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=16m",
+            // a few threads, none recursing deeply
+            "-Xss256k",
+            // no shared-memory counters (jcmd still attaches): their sampler woke the JVM 20 times a second
+            "-XX:-UsePerfData",
+            // an OutOfMemoryError restarts the pod instead of limping on
+            "-XX:+ExitOnOutOfMemoryError");
+
+    private AgentJvm() {
+    }
+}
