@@ -139,4 +139,24 @@ class BgpIT {
                 .doesNotContain("[" + BgpLanScenario.protocol("node-b") + " ");
         System.out.println("BgpIT: agent SIGKILL -> router next hop gone in " + gone.toMillis() + " ms");
     }
+
+    @Test
+    @Order(4)
+    void aStoppedAgentWithdrawsItsRouteAndLeavesNoBird() throws Exception {
+        AgentProcess agent = lan.agent("node-a");
+        assertThat(lan.awaitNextHops(List.of("node-a"), System.nanoTime(), Duration.ofSeconds(20))).isNotNull();
+        List<ProcessHandle> birds = ProcessHandle.of(agent.pid()).orElseThrow().descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("/bird")).toList();
+        assertThat(birds).as("node-a's agent runs one BIRD").hasSize(1);
+
+        long t0 = System.nanoTime();
+        agent.stop(); // SIGTERM, and waits for the JVM to exit
+        long stopped = System.nanoTime() - t0;
+        assertThat(agent.alive()).isFalse();
+        assertThat(birds.get(0).isAlive()).as("node-a's BIRD (pid %d) outlived its agent", birds.get(0).pid())
+                .isFalse();
+        assertThat(lan.nextHops()).as("the router's route once the agent has exited: '%s'", lan.routerKernelRoute())
+                .isEmpty();
+        System.out.println("BgpIT: agent SIGTERM -> exited, route withdrawn, in " + stopped / 1_000_000 + " ms");
+    }
 }
