@@ -100,6 +100,16 @@ public final class DemoScenario {
                     // nothing to count: the demo says why it skipped
                 }
             }
+            // the same for a BGP VIP, as a router running BIRD sees it (root and bird2 only; else the reason)
+            BgpWireDemo bgp = new BgpWireDemo(out);
+            String bgpTitle = "A BGP VIP on the wire: the router's next hops follow the backends";
+            switch (bgp.play()) {
+                case MOVED -> report.steps.add(new DemoReport.Step(bgpTitle, null));
+                case FAILED -> report.steps.add(new DemoReport.Step(bgpTitle, bgp.failure()));
+                case SKIPPED -> {
+                    // nothing to count: the demo says why it skipped
+                }
+            }
         }
         return report;
     }

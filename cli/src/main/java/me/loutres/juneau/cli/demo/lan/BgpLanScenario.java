@@ -1,0 +1,327 @@
+package me.loutres.juneau.cli.demo.lan;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import me.loutres.juneau.agent.BgpOptions;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.AddressPoolSpec;
+import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.api.v1alpha1.BGPPeerSpec;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
+import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
+import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.cli.demo.LocalStack;
+
+/**
+ * BGP on one machine, for the end-to-end test and the demo (docs/bgp.md): a LAN of namespaces ({@link ArpLab}) with
+ * a router (198.18.0.1, AS 65000) running its own BIRD, which installs what it learns into its kernel table with
+ * ECMP ({@code merge paths}), and nodes {@code node-a} (.11) and {@code node-b} (.12); the local stack (API server,
+ * webhook, controller); one BGP network {@code lab} with community 65000:100, one BGPPeer {@code tor}, one Service
+ * {@code default/web} with VIP {@value #VIP} and a backend on each node; and a real agent process per node, whose
+ * BIRD runs in that node's namespace.
+ */
+public final class BgpLanScenario implements AutoCloseable {
+    public static final String VIP = "198.18.100.1";
+    public static final String COMMUNITY = "65000:100";
+    public static final String NS = "default";
+    public static final String SVC = "web";
+    public static final Path BIRD = BgpOptions.locate("bird");
+    public static final Path BIRDC = BgpOptions.locate("birdc");
+
+    private final ArpLab lab;
+    private final ArpLab.Host router;
+    private final Map<String, ArpLab.Host> nodes = new LinkedHashMap<>();
+    private final List<ApiForwarder> forwarders = new ArrayList<>();
+    private final Map<String, AgentProcess> agents = new LinkedHashMap<>();
+    private final LocalStack stack;
+    private final KubernetesClient admin;
+    private final Path work;
+    private final Path kubeconfig;
+    private Process routerBird;
+
+    private BgpLanScenario(ArpLab lab) throws Exception {
+        this.lab = lab;
+        this.work = Files.createTempDirectory("juneau-bgp-lan-");
+        this.router = lab.host("router", 1);
+        nodes.put("node-a", lab.host("node-a", 11));
+        nodes.put("node-b", lab.host("node-b", 12));
+        this.stack = LocalStack.startForAgents(0, 0);
+        this.admin = stack.api().adminClient();
+        this.kubeconfig = work.resolve("agent.kubeconfig");
+        Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:",
+                "- name: local", "  cluster:", "    server: " + stack.api().url(),
+                "    certificate-authority-data: " + stack.api().caData(), "users:", "- name: agent", "  user:",
+                "    token: " + Identities.AGENT_TOKEN, "contexts:", "- name: local", "  context:",
+                "    cluster: local", "    user: agent", "current-context: local", ""));
+    }
+
+    /** Why this cannot run here (not root, no namespaces, no BIRD), or null when it can. */
+    public static String unavailableReason() {
+        String reason = ArpLab.unavailableReason();
+        if (reason != null) {
+            return reason;
+        }
+        if (!Files.isExecutable(BIRD) || !Files.isExecutable(BIRDC)) {
+            return "no BIRD 2 (" + BIRD + ", " + BIRDC + "): run .ci/install-bird (Debian's bird2)";
+        }
+        return null;
+    }
+
+    /** Builds the LAN, the router's BIRD and the stack and creates the objects; the agents are started separately. */
+    public static BgpLanScenario start() throws Exception {
+        ArpLab lab = ArpLab.create();
+        BgpLanScenario s = null;
+        try {
+            s = new BgpLanScenario(lab);
+            s.startRouter();
+            if (!s.stack.awaitReady(Duration.ofSeconds(30))) {
+                throw new IOException("the local stack did not become ready within 30 s");
+            }
+            s.objects();
+            return s;
+        } catch (Exception | Error e) {
+            if (s != null) {
+                s.close();
+            } else {
+                lab.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The router: one passive-friendly session per node, retried within seconds rather than BIRD's minute, and its
+     * kernel table taking both nodes' routes to a VIP as one multipath route.
+     */
+    static String routerConfig(Map<String, ArpLab.Host> nodes, String routerIp) {
+        StringBuilder b = new StringBuilder("router id " + routerIp + ";\n"
+                + "protocol device { }\n"
+                + "protocol kernel { ipv4 { import none; export all; }; merge paths on; }\n");
+        for (ArpLab.Host n : nodes.values()) {
+            b.append("protocol bgp ").append(protocol(n.name())).append(" {\n")
+                    .append("  local ").append(routerIp).append(" as 65000;\n")
+                    .append("  neighbor ").append(n.ip()).append(" as 65001;\n")
+                    .append("  hold time 9;\n  connect delay time 1;\n  connect retry time 2;\n")
+                    .append("  error wait time 1, 5;\n")
+                    .append("  ipv4 { import all; export none; };\n}\n");
+        }
+        return b.toString();
+    }
+
+    /** The router's BIRD protocol name for a node ({@code node_a} for {@code node-a}). */
+    public static String protocol(String node) {
+        return node.replace('-', '_');
+    }
+
+    private void startRouter() throws IOException, InterruptedException {
+        Path conf = work.resolve("router.conf");
+        Files.writeString(conf, routerConfig(nodes, router.ip()), StandardCharsets.UTF_8);
+        routerBird = new ProcessBuilder("ip", "netns", "exec", router.namespace(), BIRD.toString(), "-f", "-c",
+                conf.toString(), "-s", routerSocket().toString())
+                .redirectErrorStream(true).redirectOutput(work.resolve("router.log").toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(routerSocket()) && routerBird.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        if (!routerBird.isAlive() || !Files.exists(routerSocket())) {
+            throw new IOException("the router's BIRD did not start: " + Files.readString(work.resolve("router.log")));
+        }
+    }
+
+    private Path routerSocket() {
+        return work.resolve("router.ctl");
+    }
+
+    private void objects() {
+        for (ArpLab.Host n : nodes.values()) {
+            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(n.name())
+                    .addToLabels("kubernetes.io/hostname", n.name()).endMetadata()
+                    .withNewStatus().addNewAddress().withType("InternalIP").withAddress(n.ip()).endAddress()
+                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build())
+                    .create();
+        }
+        AddressPool pool = new AddressPool();
+        pool.setMetadata(new ObjectMetaBuilder().withName("lab").build());
+        pool.setSpec(new AddressPoolSpec("bgp", List.of(VIP + "/32")));
+        admin.resources(AddressPool.class).resource(pool).create();
+        BGPPeer peer = new BGPPeer();
+        peer.setMetadata(new ObjectMetaBuilder().withName("tor").build());
+        BGPPeerSpec ps = new BGPPeerSpec();
+        ps.setPeerAddress(router.ip());
+        ps.setPeerASN(65000L);
+        ps.setMyASN(65001L);
+        ps.setHoldTime("9s");
+        peer.setSpec(ps);
+        admin.resources(BGPPeer.class).resource(peer).create();
+        ExternalNetwork net = new ExternalNetwork();
+        net.setMetadata(new ObjectMetaBuilder().withName("lab").build());
+        ExternalNetworkSpec spec = new ExternalNetworkSpec("bgp", List.of("lab"));
+        ExternalNetworkBgp bgp = new ExternalNetworkBgp();
+        bgp.setCommunities(List.of(COMMUNITY));
+        spec.setBgp(bgp);
+        net.setSpec(spec);
+        admin.resources(ExternalNetwork.class).resource(net).create();
+        admin.services().inNamespace(NS).resource(new ServiceBuilder().withNewMetadata().withName(SVC)
+                .addToAnnotations(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "lab").endMetadata()
+                .withNewSpec().withType("LoadBalancer").withLoadBalancerClass(JuneauConstants.LOAD_BALANCER_CLASS)
+                .withExternalTrafficPolicy("Local").addToSelector("app", SVC).addNewPort().withName("http")
+                .withPort(80).withNewTargetPort(8080).withProtocol("TCP").endPort().endSpec().build()).create();
+        EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(SVC + "-lab").withNamespace(NS)
+                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, SVC).endMetadata().withAddressType("IPv4")
+                .withEndpoints(endpoint("10.244.1.10", "node-a"), endpoint("10.244.2.10", "node-b"))
+                .addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort().build();
+        admin.discovery().v1().endpointSlices().inNamespace(NS).resource(slice).create();
+    }
+
+    private static Endpoint endpoint(String ip, String node) {
+        return new EndpointBuilder().withAddresses(ip).withNodeName(node).withNewConditions().withReady(true)
+                .withServing(true).withTerminating(false).endConditions().build();
+    }
+
+    public KubernetesClient admin() {
+        return admin;
+    }
+
+    public ArpLab lab() {
+        return lab;
+    }
+
+    public ArpLab.Host node(String name) {
+        return nodes.get(name);
+    }
+
+    public AgentProcess agent(String node) {
+        return agents.get(node);
+    }
+
+    /** Starts one agent per node, each running its BIRD in its own namespace from a directory of its own. */
+    public void startAgents() throws Exception {
+        if (forwarders.isEmpty()) {
+            for (ArpLab.Host n : nodes.values()) {
+                forwarders.add(ApiForwarder.open(n.namespace(), stack.api().port()));
+            }
+        }
+        for (ArpLab.Host n : nodes.values()) {
+            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, true, List.of(),
+                    List.of("--bird", BIRD.toString(), "--bird-dir", work.resolve("bird-" + n.name()).toString())));
+        }
+    }
+
+    /** The node's backend turns ready or not ready (what a failing readiness probe does). */
+    public void setReady(String node, boolean ready) {
+        EndpointSlice s = admin.discovery().v1().endpointSlices().inNamespace(NS).withName(SVC + "-lab").get();
+        s.getEndpoints().stream().filter(e -> node.equals(e.getNodeName())).forEach(e -> {
+            e.getConditions().setReady(ready);
+            e.getConditions().setServing(ready);
+        });
+        admin.discovery().v1().endpointSlices().inNamespace(NS).resource(s).update();
+    }
+
+    /** The router's kernel route to the VIP, as {@code ip route} prints it (empty when there is none). */
+    public String routerKernelRoute() throws IOException, InterruptedException {
+        return Netns.ip(router.namespace(), "route", "show", VIP + "/32");
+    }
+
+    /** The router's BIRD's view of the VIP ({@code show route all}): every path, with its communities. */
+    public String routerBirdRoute() throws IOException, InterruptedException {
+        return birdc("show", "route", "all", VIP + "/32");
+    }
+
+    /** The router's one line about its session with a node (state and since). */
+    public String routerSession(String node) throws IOException, InterruptedException {
+        String p = protocol(node);
+        return birdc("show", "protocols", p).lines().filter(l -> l.startsWith(p + " ")).findFirst().orElse("");
+    }
+
+    private String birdc(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(BIRDC.toString(), "-s", routerSocket().toString()));
+        cmd.addAll(List.of(args));
+        return Netns.run(cmd.toArray(String[]::new));
+    }
+
+    /** The nodes whose address is a next hop of the router's kernel route to the VIP. */
+    public List<String> nextHops() throws IOException, InterruptedException {
+        String route = routerKernelRoute();
+        List<String> hops = new ArrayList<>();
+        for (ArpLab.Host n : nodes.values()) {
+            if (route.contains("via " + n.ip() + " ")) {
+                hops.add(n.name());
+            }
+        }
+        return hops;
+    }
+
+    /**
+     * Polls the router's next hops for the VIP until they are exactly {@code expected}.
+     *
+     * @return the time from {@code sinceNanos}, or null when they were not within {@code timeout}
+     */
+    public Duration awaitNextHops(List<String> expected, long sinceNanos, Duration timeout) throws Exception {
+        long deadline = sinceNanos + timeout.toNanos();
+        do {
+            if (nextHops().equals(expected)) {
+                return Duration.ofNanos(System.nanoTime() - sinceNanos);
+            }
+            Thread.sleep(2);
+        } while (System.nanoTime() < deadline);
+        return nextHops().equals(expected) ? Duration.ofNanos(System.nanoTime() - sinceNanos) : null;
+    }
+
+    public String logs() {
+        StringBuilder b = new StringBuilder();
+        agents.values().forEach(a -> b.append("\n--- agent ").append(a.node()).append(" ---\n").append(a.logTail()));
+        try {
+            b.append("\n--- router BIRD ---\n").append(Files.readString(work.resolve("router.log")));
+        } catch (IOException e) {
+            b.append("\n(no router log: ").append(e.getMessage()).append(')');
+        }
+        return b.toString();
+    }
+
+    /** Stops the agents (by pid; their BIRDs die with them), the router's BIRD, the stack, and every namespace. */
+    @Override
+    public void close() {
+        agents.values().forEach(AgentProcess::close);
+        agents.clear();
+        forwarders.forEach(ApiForwarder::close);
+        forwarders.clear();
+        if (routerBird != null) {
+            routerBird.destroy();
+            try {
+                if (!routerBird.waitFor(5, TimeUnit.SECONDS)) {
+                    routerBird.destroyForcibly();
+                    routerBird.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                routerBird.destroyForcibly();
+            }
+        }
+        stack.close();
+        lab.close();
+        try (Stream<Path> files = Files.walk(work)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp directory with a local-only kubeconfig, BIRD configurations and logs
+        }
+    }
+}
