@@ -245,25 +245,28 @@ class NodeSelectionMockTest extends ScenarioBase {
         });
     }
 
+    /** Written as the node agent writes it: only agents may create BGPSessions and their status. */
     private void session(String peer, String node, String state, String error) {
         String name = JuneauConstants.bgpSessionName(peer, node);
-        var resource = cluster.client().resources(BGPSession.class).withName(name);
-        if (resource.get() == null) {
-            BGPSession s = new BGPSession();
-            s.getMetadata().setName(name);
-            s.getMetadata().setLabels(Map.of(JuneauConstants.LABEL_PEER, peer, JuneauConstants.LABEL_NODE, node));
-            BGPSessionSpec spec = new BGPSessionSpec();
-            spec.setPeer(peer);
-            spec.setNodeName(node);
-            s.setSpec(spec);
-            cluster.client().resource(s).create();
+        try (var agent = cluster.newAgentClient()) {
+            var resource = agent.resources(BGPSession.class).withName(name);
+            if (resource.get() == null) {
+                BGPSession s = new BGPSession();
+                s.getMetadata().setName(name);
+                s.getMetadata().setLabels(Map.of(JuneauConstants.LABEL_PEER, peer, JuneauConstants.LABEL_NODE, node));
+                BGPSessionSpec spec = new BGPSessionSpec();
+                spec.setPeer(peer);
+                spec.setNodeName(node);
+                s.setSpec(spec);
+                agent.resource(s).create();
+            }
+            BGPSession current = resource.get();
+            BGPSessionStatus st = new BGPSessionStatus();
+            st.setState(state);
+            st.setLastError(error);
+            current.setStatus(st);
+            agent.resource(current).updateStatus();
         }
-        BGPSession current = resource.get();
-        BGPSessionStatus st = new BGPSessionStatus();
-        st.setState(state);
-        st.setLastError(error);
-        current.setStatus(st);
-        cluster.client().resource(current).updateStatus();
     }
 
 }

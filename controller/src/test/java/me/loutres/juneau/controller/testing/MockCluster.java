@@ -167,6 +167,11 @@ public final class MockCluster implements AutoCloseable {
         return c;
     }
 
+    /** A node agent's client (the caller closes it): only agents may write BGPSessions (docs/admission.md). */
+    public KubernetesClient newAgentClient() {
+        return server.client(Identities.AGENT_TOKEN);
+    }
+
     /** A controller client the cluster does not keep (the caller closes it), so it can be garbage collected. */
     public KubernetesClient newUntrackedControllerClient() {
         return server.client(Identities.CONTROLLER_TOKEN, b -> b.withUserAgent(CONTROLLER_AGENT)
