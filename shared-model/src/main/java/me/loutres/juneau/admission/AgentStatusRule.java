@@ -3,7 +3,7 @@ package me.loutres.juneau.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * SPEC §2.2, the node agent's part: it reports who answers ARP, nothing more. It may UPDATE only the {@code status}
+ * The node agent's part of docs/admission.md (who writes derived objects): it reports who answers ARP, nothing more. It may UPDATE only the {@code status}
  * subresource of an ARPAdvertisement, and only to say that the elected node ({@code spec.nodeName}) answers, so a
  * compromised or confused agent cannot move a VIP, delete an advertisement or claim another node's.
  */
@@ -34,6 +34,13 @@ final class AgentStatusRule {
         if (!status.equals(spec)) {
             return Verdict.deny(name + ": status.node " + Texts.quote(status) + " is not spec.nodeName "
                     + Texts.quote(spec) + "; a node agent reports only the advertisements its node owns" + who);
+        }
+        // a bound service-account token says which node the agent runs on: one node's agent cannot speak for another
+        // even when both share the agent identity (docs/admission.md, as for BGPSessions)
+        if (!review.nodeName().isEmpty() && !review.nodeName().equals(spec)) {
+            return Verdict.deny(name + ": spec.nodeName " + Texts.quote(spec) + " is not the requesting agent's node "
+                    + Texts.quote(review.nodeName()) + " (userInfo.extra[\"" + Review.NODE_NAME_EXTRA + "\"]);"
+                    + " accepted: only advertisements of node " + review.nodeName() + who);
         }
         return Verdict.allow();
     }

@@ -49,6 +49,15 @@ class AgentStatusRuleTest {
                                 .object(withStatus(OWNED, "node-b")).user(AGENT), false,
                         NAME + ": status.node \"node-b\" is not spec.nodeName \"node-a\"; a node agent reports only"
                                 + " the advertisements its node owns" + BY_AGENT),
+                new Case("agent with a bound token writes its own node's advertisement", ARPS,
+                        () -> Requests.arp("UPDATE").subResource("status").oldObject(OWNED)
+                                .object(withStatus(OWNED, "node-a")).user(AGENT).nodeNameExtra("node-a"), true, null),
+                new Case("agent with a bound token of another node speaks for node-a", ARPS,
+                        () -> Requests.arp("UPDATE").subResource("status").oldObject(OWNED)
+                                .object(withStatus(OWNED, "node-a")).user(AGENT).nodeNameExtra("node-b"), false,
+                        NAME + ": spec.nodeName \"node-a\" is not the requesting agent's node \"node-b\""
+                                + " (userInfo.extra[\"authentication.kubernetes.io/node-name\"]); accepted: only"
+                                + " advertisements of node node-b" + BY_AGENT),
                 new Case("agent leaves status.node out", ARPS,
                         () -> Requests.arp("UPDATE").subResource("status").oldObject(OWNED)
                                 .object(withStatus(OWNED, null)).user(AGENT), false,
