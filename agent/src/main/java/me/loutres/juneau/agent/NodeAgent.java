@@ -50,7 +50,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node agent (SPEC §8): watches the ARPAdvertisements labelled with its node, makes the {@link Speaker} answer
+ * The node agent (README.md, "How a VIP answers"): watches the ARPAdvertisements labelled with its node, makes the {@link Speaker} answer
  * exactly the VIPs whose {@code spec.nodeName} is this node, reports status and Events, and keeps the liveness
  * Lease. It runs on the controller's runtime ({@link ControllerRuntime} without leader election: every node's agent
  * works): one key, the node, one worker, so the whole node is reconciled at a time, level-based (everything is

@@ -32,7 +32,7 @@ final class AdmissionGate implements Admission {
     @Override
     public ObjectNode admit(String operation, ResourceType type, String subresource, String namespace, String name,
             ObjectNode object, ObjectNode old, Caller caller) throws ApiException {
-        // the shared routing table: which webhooks a request reaches, mutating first (SPEC 2.7)
+        // the shared routing table: which webhooks a request reaches, mutating first (docs/admission.md)
         List<Endpoint> hooks = routes.computeIfAbsent(type.group() + "/" + type.plural() + "/" + subresource + "/"
                 + operation, k -> AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation));
         ObjectNode current = object;

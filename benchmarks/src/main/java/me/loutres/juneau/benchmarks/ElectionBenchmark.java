@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * ARP election for 10,000 VIPs over 100 nodes (one benchmark operation = all 10,000 elections): a fresh election
  * (restart without ARPAdvertisements), the steady state (every current node still eligible), the loss of one node
  * (sticky: only its VIPs are re-elected), a naive baseline that ranks all nodes per VIP by sorting, and the fresh
- * election with the FNV-1a-only score used before SPEC §3.4 added the fmix64 finalizer.
+ * election with the FNV-1a-only score used before the fmix64 finalizer was added (docs/phases-and-conditions.md).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -70,7 +70,7 @@ public class ElectionBenchmark {
         }
     }
 
-    /** Baseline for the cost of SPEC §3.4's finalizer: the same fresh election with the FNV-1a-only score. */
+    /** Baseline for the cost of docs/phases-and-conditions.md's finalizer: the same fresh election with the FNV-1a-only score. */
     @Benchmark
     public void freshFnvOnly(Blackhole bh) {
         for (String vip : vips) {

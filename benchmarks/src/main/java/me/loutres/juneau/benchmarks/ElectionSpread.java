@@ -11,7 +11,7 @@ import me.loutres.juneau.ip.Ipv4;
 
 /**
  * Not a timing: how evenly a fresh election spreads 10,000 sequential VIPs (10.0.0.1…) over 100 nodes, for a few
- * node naming schemes, with the FNV-1a-only score (the baseline) next to SPEC §3.4's fmix64(FNV-1a).
+ * node naming schemes, with the FNV-1a-only score (the baseline) next to docs/phases-and-conditions.md's fmix64(FNV-1a).
  * Run: {@code java -cp benchmarks/target/benchmarks.jar me.loutres.juneau.benchmarks.ElectionSpread}
  */
 public final class ElectionSpread {

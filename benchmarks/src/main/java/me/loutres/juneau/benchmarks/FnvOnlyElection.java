@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Baseline: the election as it was before SPEC §3.4 added the fmix64 finalizer — FNV-1a 64 over
+ * Baseline: the election as it was before docs/phases-and-conditions.md added the fmix64 finalizer — FNV-1a 64 over
  * UTF-8(vip) ‖ 0x00 ‖ UTF-8(node), highest unsigned score wins, ties to the smaller name. Kept here only to measure
  * the spread and the cost of the finalizer against it.
  */

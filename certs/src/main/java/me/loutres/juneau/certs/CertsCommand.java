@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code juneau certs}: TLS material for the webhook when cert-manager is not used (SPEC §4). */
+/** {@code juneau certs}: TLS material for the webhook when cert-manager is not used (docs/install.md). */
 @Command(name = "certs", mixinStandardHelpOptions = true,
         description = "Generate TLS material for the webhook and inject the CA bundle into the webhook configurations.",
         subcommands = {GenerateCommand.class, InjectCommand.class})

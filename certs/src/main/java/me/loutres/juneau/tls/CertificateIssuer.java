@@ -34,7 +34,7 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Creates a self-signed CA and serving certificates signed by it, for the webhook Service (SPEC §4).
+ * Creates a self-signed CA and serving certificates signed by it, for the webhook Service (docs/install.md).
  * Pure apart from key generation: the caller passes the clock.
  */
 public final class CertificateIssuer {
@@ -79,7 +79,7 @@ public final class CertificateIssuer {
         }
     }
 
-    /** The four DNS names of SPEC §4 for a Service, in this order. */
+    /** The four DNS names of docs/install.md for a Service, in this order. */
     public static List<String> serviceDnsNames(String service, String namespace) {
         checkLabel("service", service);
         checkLabel("namespace", namespace);

@@ -37,7 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller (SPEC §3): informers feed de-duplicating work queues (Service keys, AddressPool names, and
+ * The controller (docs/phases-and-conditions.md): informers feed de-duplicating work queues (Service keys, AddressPool names, and
  * ExternalNetwork names for what cannot be read in them);
  * while this replica holds the Lease, workers reconcile them. Every replica keeps its caches warm, so a standby
  * that wins the Lease only has to rebuild its allocator — from a fresh list of every ServiceLoadBalancer status —

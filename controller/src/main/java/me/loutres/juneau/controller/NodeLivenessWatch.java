@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns node agents' Leases into re-queues of the Services with endpoints on a node whose liveness changed
- * (SPEC §3.7). A Lease that simply stops being renewed sends no event, so for each live node one timer fires at
+ * (docs/phases-and-conditions.md). A Lease that simply stops being renewed sends no event, so for each live node one timer fires at
  * the instant its Lease runs out; it looks again and, if no renewal came, the node's Services are re-queued and
  * the plan elects another node. Renewals (every second per owning agent) cost nothing more than a map update:
  * only a change alive ↔ dead re-queues.

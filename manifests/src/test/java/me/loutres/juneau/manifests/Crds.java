@@ -25,7 +25,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 /**
  * The CRDs of base/crds: the output of crd-generator-maven-plugin (target/generated-crds, written during
  * process-classes) with one mechanical fix. The generator sorts printer columns by jsonPath; kubectl shows them in
- * CRD order, so they are put back in the order the Java type declares them (SPEC §1.3 lists them in that order).
+ * CRD order, so they are put back in the order the Java type declares them (docs/phases-and-conditions.md lists them in that order).
  */
 final class Crds {
     static final Path GENERATED = Path.of("target", "generated-crds");

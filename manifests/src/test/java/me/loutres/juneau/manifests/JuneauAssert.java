@@ -11,7 +11,7 @@ final class JuneauAssert {
     private JuneauAssert() {
     }
 
-    /** The four names of SPEC §4 for the webhook Service. */
+    /** The four names of docs/install.md for the webhook Service. */
     static List<String> serviceDnsNames() {
         String s = JuneauConstants.WEBHOOK_SERVICE_NAME;
         String ns = JuneauConstants.SYSTEM_NAMESPACE;

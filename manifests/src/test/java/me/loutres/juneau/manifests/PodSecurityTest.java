@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every pod Juneau runs meets the restricted Pod Security Standard and has requests and limits (SPEC §6). */
+/** Every pod Juneau runs meets the restricted Pod Security Standard and has requests and limits (docs/install.md). */
 class PodSecurityTest {
     record Pod(String install, String owner, JsonNode spec) {
         @Override

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Least privilege (SPEC §6): no wildcard anywhere, and nothing granted beyond src/test/resources/rbac-allowed.txt.
+ * Least privilege (docs/install.md): no wildcard anywhere, and nothing granted beyond src/test/resources/rbac-allowed.txt.
  * The controller and webhook modules check the other direction (every API call their code makes is granted).
  */
 class RbacTest {

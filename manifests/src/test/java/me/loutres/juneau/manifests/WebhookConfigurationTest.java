@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The webhook configurations call exactly the endpoints of the routing table (AdmissionRoutes.ALL), per SPEC §6. */
+/** The webhook configurations call exactly the endpoints of the routing table (AdmissionRoutes.ALL), per docs/install.md. */
 class WebhookConfigurationTest {
     record Hook(String install, String configuration, boolean mutating, JsonNode webhook) {
         String name() {

@@ -21,7 +21,7 @@ import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.PoolEntryRef;
 import me.loutres.juneau.view.RangeIndex;
 
-/** SPEC §1.1 and §2.4: AddressPool CREATE, UPDATE, DELETE. */
+/** docs/api-reference.md: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules extends ReferencedKindRules {
     private static final String MODES = "accepted: bgp (entries are CIDRs) or arp (entries are start-end ranges)";
 

@@ -5,7 +5,7 @@ import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
 
 /**
- * The admission routing table (SPEC §2.7): the nine endpoints, mutation of Services first because the API server runs
+ * The admission routing table (docs/admission.md): the nine endpoints, mutation of Services first because the API server runs
  * mutating webhooks before validating ones. {@link AdmissionEngine} answers from it, the webhook serves its paths,
  * {@code juneau validate} and the local API server call its endpoints in this order, and the manifests test checks
  * the webhook configurations against it.
@@ -27,7 +27,7 @@ public final class AdmissionRoutes {
                     Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.EXTERNAL_NETWORKS),
             custom(JuneauConstants.KIND_SERVICE_LOAD_BALANCER, JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS, true,
                     "Namespaced", Endpoint.Reach.NOT_BY_THE_CONTROLLER, Endpoint.Rules.SERVICE_LOAD_BALANCERS),
-            // the controller's advertisements are reviewed too: their content rules can deny them (SPEC §3.8)
+            // the controller's advertisements are reviewed too: their content rules can deny them (docs/phases-and-conditions.md)
             custom(JuneauConstants.KIND_ARP_ADVERTISEMENT, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, true, "Cluster",
                     Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.ARP_ADVERTISEMENTS),
             custom(JuneauConstants.KIND_BGP_PEER, JuneauConstants.PLURAL_BGP_PEERS, false, "Cluster",

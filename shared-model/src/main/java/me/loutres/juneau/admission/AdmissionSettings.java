@@ -10,10 +10,10 @@ import me.loutres.juneau.ip.Ipv4;
  * What the operator tells the webhook at start: who the controller is (only it may write ServiceLoadBalancers and
  * ARPAdvertisements) and which address blocks the cluster already uses (never allowed inside an AddressPool).
  *
- * @param controllerUsernames userInfo.username values of the controller (SPEC §2.2)
- * @param reservedCidrs       CIDRs (a.b.c.d/N, N 0-32) or single addresses: Service and Pod CIDRs, gateways (SPEC §2.4)
+ * @param controllerUsernames userInfo.username values of the controller (docs/admission.md)
+ * @param reservedCidrs       CIDRs (a.b.c.d/N, N 0-32) or single addresses: Service and Pod CIDRs, gateways (docs/admission.md)
  * @param agentUsernames      userInfo.username values of the node agent, which may write only ARPAdvertisement status
- *                            (SPEC §2.2)
+ *                            (docs/admission.md)
  */
 public record AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs,
                                 Set<String> agentUsernames) {

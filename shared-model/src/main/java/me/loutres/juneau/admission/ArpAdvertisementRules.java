@@ -17,7 +17,7 @@ import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
 
-/** SPEC §2.3: what an ARPAdvertisement may say, checked for the controller's own writes too. */
+/** docs/admission.md: what an ARPAdvertisement may say, checked for the controller's own writes too. */
 final class ArpAdvertisementRules implements KindRules {
 
     @Override

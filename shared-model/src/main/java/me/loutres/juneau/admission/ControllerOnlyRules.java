@@ -11,7 +11,7 @@ import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.KubeObjects;
 
 /**
- * SPEC §2.2: ServiceLoadBalancers and ARPAdvertisements are written only by the controller (main resource and
+ * docs/admission.md: ServiceLoadBalancers and ARPAdvertisements are written only by the controller (main resource and
  * {@code status}). The exceptions are a list of {@link Exemption}s, each a named predicate over the review: the
  * garbage collector and the namespace controller may delete (also as {@code system:kube-controller-manager}), the
  * garbage collector may change only {@code metadata.ownerReferences} (orphaning), anyone may remove finalizers
@@ -63,7 +63,7 @@ final class ControllerOnlyRules implements KindRules {
                 List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS, USER_METADATA));
     }
 
-    /** {@code extra}: further exemptions for ARPAdvertisements (the node agent's status writes, SPEC §2.2). */
+    /** {@code extra}: further exemptions for ARPAdvertisements (the node agent's status writes, docs/admission.md). */
     static ControllerOnlyRules arpAdvertisements(AdmissionSettings settings, KindRules content, Exemption... extra) {
         List<Exemption> all = new ArrayList<>(List.of(GARBAGE_COLLECTION, ORPHANING, BREAK_GLASS, USER_METADATA));
         all.addAll(List.of(extra));

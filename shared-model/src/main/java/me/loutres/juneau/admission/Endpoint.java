@@ -5,7 +5,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import java.util.List;
 
 /**
- * One row of the admission routing table ({@link AdmissionRoutes#ALL}, SPEC §2, §2.7, §6): which requests go to which
+ * One row of the admission routing table ({@link AdmissionRoutes#ALL}, docs/admission.md): which requests go to which
  * HTTP path under which webhook name, and which rules answer them. The engine, the webhook's servlet paths, the local
  * API server's admission gate and the manifests test are all read from it.
  *
@@ -36,17 +36,17 @@ public record Endpoint(String path, String webhookName, boolean mutating, String
         ARP_ADVERTISEMENTS, BGP_PEERS, BFD_PROFILES, BGP_SESSIONS
     }
 
-    /** What the webhook configuration's {@code matchConditions} let reach the endpoint (SPEC §6). */
+    /** What the webhook configuration's {@code matchConditions} let reach the endpoint (docs/install.md). */
     public enum Reach {
         /** no matchConditions: every object of the kind */
         EVERY_OBJECT,
-        /** managed Services only (SPEC §1) */
+        /** managed Services only (docs/api-reference.md) */
         MANAGED_SERVICES,
         /** managed Services, and Services with a {@code juneau.loutres.me/} annotation (they are warned) */
         MANAGED_OR_ANNOTATED_SERVICES,
         /**
          * every request but the controller's own ({@link JuneauConstants#DEFAULT_CONTROLLER_USERNAME}): the
-         * ServiceLoadBalancer rules allow all of them (SPEC §2.2), so reviewing them only cost two webhook calls
+         * ServiceLoadBalancer rules allow all of them (docs/admission.md), so reviewing them only cost two webhook calls
          * per new Service
          */
         NOT_BY_THE_CONTROLLER;

@@ -11,7 +11,7 @@ abstract class ReferencedKindRules implements KindRules {
     @Override
     public final Verdict review(Review review, ClusterView view) {
         if (review.isDelete()) {
-            // SPEC §2: cross-object checks are skipped for an object being deleted, so its finalizers can always go
+            // docs/admission.md: cross-object checks are skipped for an object being deleted, so its finalizers can always go
             return review.beingDeleted() ? Verdict.allow() : reviewDelete(review.objectName(), view);
         }
         if (review.isCreate() || review.isUpdate()) {

@@ -6,7 +6,7 @@ import java.util.Map;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.ClusterView;
 
-/** SPEC §2.6: the mutating webhook of managed Services. Non-managed Services are never touched. */
+/** docs/admission.md: the mutating webhook of managed Services. Non-managed Services are never touched. */
 final class ServiceMutation implements KindRules {
     static final String LOCAL = "Local";
 

@@ -22,7 +22,7 @@ import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
 
-/** SPEC §2.1: the validating webhook of managed Services (CREATE, UPDATE). */
+/** docs/admission.md: the validating webhook of managed Services (CREATE, UPDATE). */
 final class ServiceRules implements KindRules {
 
     static boolean isManaged(Service s) {
@@ -99,7 +99,7 @@ final class ServiceRules implements KindRules {
     /**
      * A Service that carries {@code juneau.loutres.me/*} annotations but is not managed was most likely meant to be
      * (a missing or misspelled class, or another type): it is allowed untouched, with a warning saying why Juneau
-     * ignores it, so it does not sit in {@code <pending>} without a word (SPEC §1, issue "unmanaged but meant to be").
+     * ignores it, so it does not sit in {@code <pending>} without a word (docs/api-reference.md, issue "unmanaged but meant to be").
      */
     static Optional<String> unmanagedWithOurAnnotations(Service s) {
         Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();

@@ -47,7 +47,7 @@ final class Verdict {
         return patch;
     }
 
-    /** All problems of the object, together, as SPEC §2 asks. */
+    /** All problems of the object, together, as docs/admission.md asks. */
     String message() {
         return String.join("; ", problems);
     }

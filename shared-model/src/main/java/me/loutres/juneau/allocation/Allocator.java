@@ -21,7 +21,7 @@ import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 
 /**
- * Hands out VIPs from AddressPools (SPEC §3.2). Pure and in memory: the controller feeds it pools, node addresses
+ * Hands out VIPs from AddressPools (docs/allocation.md). Pure and in memory: the controller feeds it pools, node addresses
  * and the records it finds in ServiceLoadBalancer statuses, and writes the decisions back.
  *
  * <p>Order: pools in the order the caller gives (the ExternalNetwork's {@code spec.addressPools}), inside a pool
@@ -43,7 +43,7 @@ import me.loutres.juneau.ip.PoolEntry;
  * {@code total} = usable addresses minus the excluded node addresses (arp pools only) that nobody holds, i.e. the
  * addresses a Service can hold; {@code free} = {@code total - allocated} = what {@link #allocate} can still hand
  * out. An excluded address that a Service already held (restored before the node took it) stays held and counts
- * as allocated until released. Excluded addresses never reduce bgp pools (SPEC: the exclusion exists because an
+ * as allocated until released. Excluded addresses never reduce bgp pools (docs/allocation.md: the exclusion exists because an
  * ARPAdvertisement for a node's own address would be refused).
  *
  * <p>Thread-safe: every public method is synchronized.

@@ -3,7 +3,7 @@ package me.loutres.juneau.allocation;
 import java.util.List;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 
-/** Whether a Service's ExternalNetwork can give it an address (SPEC §3.1 step 2). */
+/** Whether a Service's ExternalNetwork can give it an address (docs/phases-and-conditions.md step 2). */
 public sealed interface NetworkResolution {
 
     /** The network and its pools, in {@code spec.addressPools} order, all present and of the network's type. */

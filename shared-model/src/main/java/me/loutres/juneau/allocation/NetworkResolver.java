@@ -12,7 +12,7 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.PoolEntry;
 
 /**
- * Pure resolution of a Service's ExternalNetwork (SPEC §3.1 step 2). Admission normally prevents every problem
+ * Pure resolution of a Service's ExternalNetwork (docs/phases-and-conditions.md step 2). Admission normally prevents every problem
  * reported here; the controller still meets them when objects were created before the webhook ran, or while an
  * object is being deleted.
  */
@@ -96,7 +96,7 @@ public final class NetworkResolver {
     }
 
     /**
-     * What admission would have denied in the ExternalNetwork itself (SPEC §1.2), one line per problem naming the
+     * What admission would have denied in the ExternalNetwork itself (docs/api-reference.md), one line per problem naming the
      * field and the value: a {@code spec.type} that is not bgp or arp, no pools, an entry of
      * {@code spec.addressPools} that is null, empty or listed twice. Such a network exists only if it was stored
      * around the webhook; it gives no address (fail closed) until it is fixed. Empty when the network reads cleanly.

@@ -1,6 +1,6 @@
 package me.loutres.juneau.api;
 
-/** Every name of the API contract (SPEC §1) in one place. */
+/** Every name of the API contract (docs/api-reference.md) in one place. */
 public final class JuneauConstants {
     public static final String GROUP = "juneau.loutres.me";
     public static final String VERSION = "v1alpha1";
@@ -13,7 +13,7 @@ public final class JuneauConstants {
 
     public static final String LABEL_SERVICE_NAMESPACE = GROUP + "/service-namespace";
     public static final String LABEL_SERVICE_NAME = GROUP + "/service-name";
-    /** On every ARPAdvertisement, equal to {@code spec.nodeName}: each node agent watches only its own (SPEC §1.4). */
+    /** On every ARPAdvertisement, equal to {@code spec.nodeName}: each node agent watches only its own (docs/api-reference.md). */
     public static final String LABEL_NODE = GROUP + "/node";
     /** On every BGPSession, equal to {@code spec.peer} (docs/api-reference.md, BGPSession). */
     public static final String LABEL_PEER = GROUP + "/peer";
@@ -51,9 +51,9 @@ public final class JuneauConstants {
     /** The garbage collector and namespace controller when the cluster runs them without per-controller credentials. */
     public static final String KUBE_CONTROLLER_MANAGER_USERNAME = "system:kube-controller-manager";
 
-    /** The node agent (SPEC §8): its identity, its Lease, its status condition and Events. */
+    /** The node agent (README.md, "How a VIP answers"): its identity, its Lease, its status condition and Events. */
     public static final String DEFAULT_AGENT_USERNAME = "system:serviceaccount:juneau-system:juneau-agent";
-    /** The agent's liveness Lease is {@code juneau-agent-<node>} in {@link #SYSTEM_NAMESPACE} (SPEC §3.7). */
+    /** The agent's liveness Lease is {@code juneau-agent-<node>} in {@link #SYSTEM_NAMESPACE} (docs/phases-and-conditions.md). */
     public static final String AGENT_LEASE_PREFIX = "juneau-agent-";
     public static final String CONDITION_ANNOUNCED = "Announced";
     public static final String REASON_ANNOUNCED = "Announced";
@@ -88,7 +88,7 @@ public final class JuneauConstants {
 
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
-    /** Names of the installed objects (manifests/, SPEC §6); the certs command and the manifests tests use them. */
+    /** Names of the installed objects (manifests/, docs/install.md); the certs command and the manifests tests use them. */
     public static final String SYSTEM_NAMESPACE = "juneau-system";
     public static final String WEBHOOK_SERVICE_NAME = "juneau-webhook";
     public static final String WEBHOOK_TLS_SECRET = "juneau-webhook-tls";
@@ -96,7 +96,7 @@ public final class JuneauConstants {
     public static final String VALIDATING_WEBHOOK_CONFIGURATION = "juneau-validating-webhooks";
     public static final String MUTATING_WEBHOOK_CONFIGURATION = "juneau-mutating-webhooks";
 
-    /** Phases of a ServiceLoadBalancer (SPEC §1.3). */
+    /** Phases of a ServiceLoadBalancer (docs/phases-and-conditions.md). */
     public static final String PHASE_PENDING = "Pending";
     public static final String PHASE_ALLOCATED = "Allocated";
     public static final String PHASE_READY = "Ready";
@@ -117,20 +117,20 @@ public final class JuneauConstants {
     public static final String REASON_NO_READY_BACKENDS = "NoReadyBackends";
     public static final String REASON_NOT_ALLOCATED = "NotAllocated";
 
-    /** Events on the Service (SPEC §3.1 step 6). */
+    /** Events on the Service (docs/phases-and-conditions.md step 6). */
     public static final String EVENT_IP_ALLOCATED = "IPAllocated";
     public static final String EVENT_ALLOCATION_FAILED = "AllocationFailed";
     public static final String EVENT_ANNOUNCING_NODE_CHANGED = "AnnouncingNodeChanged";
-    /** Warning: a Service port's named targetPort is not found in its EndpointSlices (SPEC §3.3). */
+    /** Warning: a Service port's named targetPort is not found in its EndpointSlices (docs/phases-and-conditions.md). */
     public static final String EVENT_TARGET_PORT_NOT_FOUND = "TargetPortNotFound";
     /**
      * Warning and {@code Available} condition reason: the ARPAdvertisement name of a Service is taken by another
-     * Service's advertisement ({@code a-b}/{@code c} vs {@code a}/{@code b-c}, SPEC §1.4); never overwritten.
+     * Service's advertisement ({@code a-b}/{@code c} vs {@code a}/{@code b-c}, docs/api-reference.md); never overwritten.
      */
     public static final String REASON_ARP_ADVERTISEMENT_CONFLICT = "ARPAdvertisementNameConflict";
-    /** Condition reason and Warning event: the API server refused a controller write (SPEC §3.8). */
+    /** Condition reason and Warning event: the API server refused a controller write (docs/phases-and-conditions.md). */
     public static final String REASON_WRITE_DENIED = "WriteDenied";
-    /** Warning event: a ServiceLoadBalancer status the controller cannot read is left alone (SPEC §3.8). */
+    /** Warning event: a ServiceLoadBalancer status the controller cannot read is left alone (docs/phases-and-conditions.md). */
     public static final String EVENT_MALFORMED_STATUS = "MalformedStatus";
     /** Warning event: an entry of an object offers nothing and is skipped (e.g. an AddressPool entry). */
     public static final String EVENT_MALFORMED_ENTRY = "MalformedEntry";
@@ -138,7 +138,7 @@ public final class JuneauConstants {
     private JuneauConstants() {
     }
 
-    /** A Service is managed iff type LoadBalancer and exactly our class (SPEC §1). */
+    /** A Service is managed iff type LoadBalancer and exactly our class (docs/api-reference.md). */
     public static boolean isManaged(String type, String loadBalancerClass) {
         return "LoadBalancer".equals(type) && LOAD_BALANCER_CLASS.equals(loadBalancerClass);
     }

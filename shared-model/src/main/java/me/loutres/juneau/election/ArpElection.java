@@ -7,7 +7,7 @@ import java.util.function.ToLongBiFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * Chooses the single node that answers ARP for a VIP (SPEC §3.4): sticky, otherwise rendezvous hashing.
+ * Chooses the single node that answers ARP for a VIP (docs/phases-and-conditions.md): sticky, otherwise rendezvous hashing.
  */
 public final class ArpElection {
     static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;

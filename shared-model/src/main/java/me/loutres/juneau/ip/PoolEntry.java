@@ -115,7 +115,7 @@ public record PoolEntry(String text, AddressRange range, int prefixLength) {
         return prefixLength >= 0;
     }
 
-    /** True for CIDRs shorter than /31, whose network and broadcast addresses are never handed out (SPEC §3.2). */
+    /** True for CIDRs shorter than /31, whose network and broadcast addresses are never handed out (docs/allocation.md). */
     public boolean skipsEdges() {
         return isCidr() && prefixLength < 31;
     }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import me.loutres.juneau.status.AllocationState;
 
-/** What the allocator has to do for one Service, decided before it is asked (SPEC §3.1 steps 2–3, §3.2). */
+/** What the allocator has to do for one Service, decided before it is asked (docs/phases-and-conditions.md steps 2–3). */
 public sealed interface AllocationNeed {
 
     /** {@code status.vip} is set and stays (a set VIP never changes): claim it in the allocator. */

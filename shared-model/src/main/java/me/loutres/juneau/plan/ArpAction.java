@@ -2,7 +2,7 @@ package me.loutres.juneau.plan;
 
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 
-/** What happens to the Service's ARPAdvertisement (SPEC §3.4). */
+/** What happens to the Service's ARPAdvertisement (docs/phases-and-conditions.md). */
 public sealed interface ArpAction {
 
     /** The node that answers ARP after the action, or null. */

@@ -1,6 +1,6 @@
 package me.loutres.juneau.plan;
 
-/** Which path a Service key takes (SPEC §3.1 step 1, §3.5). */
+/** Which path a Service key takes (docs/phases-and-conditions.md step 1). */
 public enum Lifecycle {
     /** The ServiceLoadBalancer is being deleted and holds our finalizer: release and remove the finalizer. */
     FINALIZE,

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Which nodes are dead according to their agents' Leases (SPEC §3.7), at one instant. A node whose Lease
+ * Which nodes are dead according to their agents' Leases (docs/phases-and-conditions.md), at one instant. A node whose Lease
  * {@code juneau-agent-<node>} exists is dead when {@code renewTime + leaseDurationSeconds} has passed or its
  * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease has no agent: it is
  * never declared dead, but it cannot answer ARP ({@link #hasAgent}). A Lease whose times cannot be read declares

@@ -36,7 +36,7 @@ import me.loutres.juneau.status.StatusCalculator;
 import me.loutres.juneau.status.StatusInput;
 
 /**
- * The decisions of one Service reconcile (SPEC §3.1–§3.5, §3.7, §3.8), as pure functions of what was read. The
+ * The decisions of one Service reconcile (docs/phases-and-conditions.md), as pure functions of what was read. The
  * controller reads, calls these in order and applies what they return:
  * <ol>
  *   <li>{@link #lifecycle}: which path the key takes;</li>
@@ -147,7 +147,7 @@ public final class ServicePlanner {
 
     /**
      * What the allocator must do. {@code nodeAddresses}: Node InternalIPs (IPv4 as numbers) → Node name; a requested
-     * IP among them cannot be announced by ARP (SPEC §2.1 rule 5, §3.2).
+     * IP among them cannot be announced by ARP (docs/admission.md rule 5).
      */
     public static AllocationNeed need(ServiceLoadBalancer slb, NetworkResolution resolution,
             Map<Long, String> nodeAddresses) {
@@ -202,7 +202,7 @@ public final class ServicePlanner {
 
     /**
      * A ServiceLoadBalancer that cannot be read as the API server stores it ({@code KubeReader.check}: a null list
-     * entry in its status, for instance) is treated as a malformed status (SPEC §3.8): left alone, said once, its
+     * entry in its status, for instance) is treated as a malformed status (docs/phases-and-conditions.md): left alone, said once, its
      * address kept reserved when {@code status.vip} parses.
      */
     public static AllocationNeed.Malformed unreadable(ServiceLoadBalancer slb, String problem) {
@@ -270,7 +270,7 @@ public final class ServicePlanner {
                 !Objects.equals(prevNode, next.getArpAnnouncingNode()));
     }
 
-    /** SPEC §3.4 with §3.7: who answers ARP, and what happens to the advertisement. */
+    /** docs/phases-and-conditions.md: who answers ARP, and what happens to the advertisement. */
     static ArpAction arpAction(String ns, String name, String network, AllocationState allocation, String type,
             BackendState backends, PlanInput in) {
         ARPAdvertisement existing = in.existingArp();
@@ -316,7 +316,7 @@ public final class ServicePlanner {
         return existing != null && ours ? new ArpAction.Delete(existing) : new ArpAction.None();
     }
 
-    /** A new advertisement for the Service (labels point back to it, SPEC §1.4). */
+    /** A new advertisement for the Service (labels point back to it, docs/api-reference.md). */
     public static ARPAdvertisement advertisement(String ns, String name, String network, String vip, String node) {
         ARPAdvertisement a = new ARPAdvertisement();
         a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName(ns, name))
@@ -328,7 +328,7 @@ public final class ServicePlanner {
         return a;
     }
 
-    /** Events of the status change (SPEC §3.1 step 6); none for an unchanged state. */
+    /** Events of the status change (docs/phases-and-conditions.md step 6); none for an unchanged state. */
     /**
      * The {@code IPAllocated} events the status's allocation may have been announced with — with the ARP node it
      * names, and without one (when the endpoints came after the allocation) — the same messages, so an event

@@ -1,7 +1,7 @@
 package me.loutres.juneau.plan;
 
 /**
- * The API server refused a controller write (admission or validation: 403, 422; SPEC §3.8).
+ * The API server refused a controller write (admission or validation: 403, 422; docs/phases-and-conditions.md).
  *
  * @param what    the write in words, e.g. {@code create ARPAdvertisement "slb-default-web"}
  * @param message the server's message, as the user needs it

@@ -38,7 +38,7 @@ public sealed interface AllocationState {
             return new Pending(JuneauConstants.REASON_POOL_EXHAUSTED, Messages.exhausted(network, e.pools()));
         }
         if (result instanceof AllocationResult.RequestedInUse u && Allocator.NODE_ADDRESS_HOLDER.equals(u.holder())) {
-            // no release will ever free it: a configuration mistake, not a wait (SPEC §2.1 rule 5)
+            // no release will ever free it: a configuration mistake, not a wait (docs/admission.md rule 5)
             return new Failed(JuneauConstants.REASON_INVALID_CONFIG,
                     Messages.requestedInUse(Ipv4.format(u.address()), u.holder()));
         }

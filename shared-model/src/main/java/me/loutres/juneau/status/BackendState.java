@@ -4,7 +4,7 @@ import java.util.List;
 import me.loutres.juneau.api.v1alpha1.PortStatus;
 
 /**
- * The backends of one Service as its EndpointSlices show them (SPEC §3.3).
+ * The backends of one Service as its EndpointSlices show them (docs/phases-and-conditions.md).
  *
  * @param advertisingNodes nodes with a counted endpoint, sorted and distinct
  * @param totalReady       distinct addresses of counted endpoints (endpoints without a node included)

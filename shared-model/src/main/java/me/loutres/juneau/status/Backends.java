@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.PortStatus;
 
-/** Aggregates a Service's EndpointSlices into what the status shows (SPEC §3.3). */
+/** Aggregates a Service's EndpointSlices into what the status shows (docs/phases-and-conditions.md). */
 public final class Backends {
     static final String IPV4 = "IPv4";
 

@@ -104,7 +104,7 @@ public final class Messages {
         return why.isEmpty() ? "" : "; not advertising: " + String.join("; ", why);
     }
 
-    /** Available=False: the nodes with ready backends are all dead by their agents' Leases (SPEC §3.7). */
+    /** Available=False: the nodes with ready backends are all dead by their agents' Leases (docs/phases-and-conditions.md). */
     public static String onlyDeadNodes(String vip, List<String> dead) {
         return "VIP " + vip + " is not answered: every node with a ready backend is dead by its agent's Lease ("
                 + String.join(", ", dead) + "); check those nodes and their juneau-agent pods, or move the backends";

@@ -9,7 +9,7 @@ import me.loutres.juneau.api.v1alpha1.BackendSummary;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 
 /**
- * Computes the next ServiceLoadBalancer status (SPEC §1.3) from plain inputs. Deterministic: equal inputs give
+ * Computes the next ServiceLoadBalancer status (docs/phases-and-conditions.md) from plain inputs. Deterministic: equal inputs give
  * equal statuses, so the controller writes only when something really changed.
  *
  * <p>A VIP counts as advertised when at least one node has a local ready backend and, for arp networks, a node

@@ -10,7 +10,7 @@ import java.util.List;
  * @param backends          aggregated EndpointSlices ({@link Backends#aggregate})
  * @param networkType       bgp, arp, or null when the network is unknown
  * @param arpAnnouncingNode the elected ARP node, null if none (ignored for bgp networks)
- * @param deadNodes         advertising nodes whose agent Lease says they are dead (SPEC §3.7), for the message
+ * @param deadNodes         advertising nodes whose agent Lease says they are dead (docs/phases-and-conditions.md), for the message
  * @param availableProblem  why no node may announce although backends would allow it (a name conflict, a
  *                          refused write); null when there is none. Forces {@code Available=False}.
  * @param leftOut           {@code node: why} for each node with a ready backend that may not advertise (excluded,

@@ -65,7 +65,7 @@ class AdmissionRoutesTest {
         Endpoint slbs = AdmissionRoutes.byPath("/validate/serviceloadbalancers").orElseThrow();
         assertThat(slbs.reach().test(slb, username)).as("ServiceLoadBalancer write by %s", who).isEqualTo(slbReviewed);
         assertThat(slbs.reach().test(null, username)).as("ServiceLoadBalancer delete by %s", who).isEqualTo(slbReviewed);
-        // advertisements carry content rules the controller's own writes must pass (SPEC §3.8)
+        // advertisements carry content rules the controller's own writes must pass (docs/phases-and-conditions.md)
         assertThat(AdmissionRoutes.byPath("/validate/arpadvertisements").orElseThrow().reach().test(slb, username))
                 .isEqualTo(arpReviewed);
     }

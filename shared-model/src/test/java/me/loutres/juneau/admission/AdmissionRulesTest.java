@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every numbered rule of SPEC §2.1-§2.6 with at least one denial and one admission, reviewed through the public
+ * Every numbered rule of docs/admission.md with at least one denial and one admission, reviewed through the public
  * engine on the webhook paths with requests decoded from kube-apiserver-shaped AdmissionReview JSON.
  */
 class AdmissionRulesTest {
@@ -80,7 +80,7 @@ class AdmissionRulesTest {
     }
 
     static {
-        // §2.1 rule 1: externalTrafficPolicy Local (after mutation)
+        // rule 1: externalTrafficPolicy Local (after mutation)
         deny("2.1.1 deny Cluster", SVC, () -> create(svc("a").policy("Cluster").yaml()),
                 "spec.externalTrafficPolicy: \"Cluster\" is not supported; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend)");
         deny("2.1.1 deny unset", SVC, () -> create(svc("a").policy(null).yaml()),
@@ -202,7 +202,7 @@ class AdmissionRulesTest {
                         + IP + "\"x\" is not an IPv4 address; expected a dotted quad such as 192.0.2.10; "
                         + NET + "ExternalNetwork \"pub\" does not exist; existing: broken, l2, public");
 
-        // §2.2 only the controller writes ServiceLoadBalancers and ARPAdvertisements
+        // only the controller writes ServiceLoadBalancers and ARPAdvertisements
         String web = slb("default", "web", "public", "192.0.2.1", "");
         String webDenied = "ServiceLoadBalancer default/web is managed by Juneau; edit Service default/web instead (request by \"alice\")";
         deny("2.2 deny CREATE by a user", SLBS, () -> Requests.slb("CREATE").object(web), webDenied);
@@ -281,7 +281,7 @@ class AdmissionRulesTest {
         allow("2.2 allow ARPAdvertisement nodeName UPDATE by the controller", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
                 .object(l2arp.replace("nodeName: node-a", "nodeName: node-b")).user(CTL));
 
-        // §2.3 ARPAdvertisement content, for the controller's writes too
+        // ARPAdvertisement content, for the controller's writes too
         String fresh = arp("slb-default-new", "l2", "203.0.113.11", "node-b", "");
         allow("2.3 allow a valid ARPAdvertisement", ARPS, () -> Requests.arp("CREATE").object(fresh).user(CTL));
         deny("2.3 deny changing the network", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
@@ -312,7 +312,7 @@ class AdmissionRulesTest {
         allow("2.3 deletionTimestamp skips cross-object checks", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arpGone)
                 .object(l2arpGone.replace("nodeName: node-a", "nodeName: node-gone")).user(CTL));
 
-        // §2.4 AddressPool
+        // AddressPool
         allow("2.4 allow a new bgp pool", POOLS, () -> Requests.pool("CREATE").object(pool("p", "bgp", "172.16.0.0/24", "172.16.1.7/32")));
         allow("2.4 allow a new arp pool with spaces", POOLS, () -> Requests.pool("CREATE").object(pool("p", "arp", " 172.16.0.10 - 172.16.0.20 ", "172.16.0.30-172.16.0.30")));
         deny("2.4 deny an unknown mode", POOLS, () -> Requests.pool("CREATE").object(pool("p", "BGP", "172.16.0.0/24")),
@@ -375,7 +375,7 @@ class AdmissionRulesTest {
                 "AddressPool pool-a cannot be deleted: ExternalNetwork public lists it in spec.addressPools; delete that ExternalNetwork first (its pool list is append-only)");
         allow("2.4 allow DELETE of an unlisted pool", POOLS, () -> Requests.pool("DELETE").oldObject(pool("pool-free", "bgp", "100.64.0.0/24")));
 
-        // §2.5 ExternalNetwork
+        // ExternalNetwork
         allow("2.5 allow a new network", NETS, () -> Requests.network("CREATE").object(network("n", "bgp", "pool-free")));
         deny("2.5 deny an unknown type", NETS, () -> Requests.network("CREATE").object(network("n", "l3", "pool-free")),
                 "spec.type: \"l3\" is not supported; accepted: bgp, arp");
@@ -419,7 +419,7 @@ class AdmissionRulesTest {
                 "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements, /validate/bgppeers, /validate/bfdprofiles, /validate/bgpsessions");
         allow("envelope: CONNECT is not reviewed", SVC, () -> Requests.service("CONNECT").object(svc("a").policy("Cluster").yaml()));
 
-        // SPEC §2.6: JSON null is an absent field; a null list entry or a missing metadata is a denial naming the field
+        // docs/admission.md: JSON null is an absent field; a null list entry or a missing metadata is a denial naming the field
         String nullPort = "spec.ports[0]: null is not a valid list entry; remove it or give it a value";
         deny("reader: a null port is a denial naming it", SVC, () -> create(svc("a").yaml()
                 .replaceFirst("  ports:\n  - \\{name: http[^\n]*\n", "  ports: [null]\n")), nullPort);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** SPEC §2.2, the node agent: it may UPDATE only ARPAdvertisement status, and only for spec.nodeName's node. */
+/** docs/admission.md, the node agent: it may UPDATE only ARPAdvertisement status, and only for spec.nodeName's node. */
 class AgentStatusRuleTest {
     static final String ARPS = "/validate/arpadvertisements";
     static final String SLBS = "/validate/serviceloadbalancers";

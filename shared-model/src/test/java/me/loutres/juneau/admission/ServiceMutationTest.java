@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** SPEC §2.6: the JSONPatch of the mutating webhook, and validation of the object after that patch. */
+/** docs/admission.md: the JSONPatch of the mutating webhook, and validation of the object after that patch. */
 class ServiceMutationTest {
     static final AdmissionEngine ENGINE = new AdmissionEngine(AdmissionSettings.defaults());
     static final String WARNING = "spec.externalTrafficPolicy was set to Local (it was Cluster, the API server's default when it is omitted): "

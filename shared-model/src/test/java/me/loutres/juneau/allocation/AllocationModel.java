@@ -12,7 +12,7 @@ import java.util.TreeSet;
 import me.loutres.juneau.ip.PoolEntry;
 
 /**
- * The allocation rules of SPEC §3.2 written the slow, obvious way (scan every address), as the reference the
+ * The allocation rules of docs/allocation.md written the slow, obvious way (scan every address), as the reference the
  * properties compare {@link Allocator} with. Only for small address spaces.
  */
 final class AllocationModel {

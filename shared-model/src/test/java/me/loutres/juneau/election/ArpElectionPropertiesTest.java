@@ -37,7 +37,7 @@ class ArpElectionPropertiesTest {
     }
 
     /**
-     * SPEC §3.4 spread: a fresh election of 10,000 sequential VIPs over node-000…node-099 gives every node between
+     * docs/phases-and-conditions.md spread: a fresh election of 10,000 sequential VIPs over node-000…node-099 gives every node between
      * 60 and 140 of them. Deterministic (no generated input), so one try; jqwik runs it with the other properties.
      */
     @Property(tries = 1)

@@ -28,7 +28,7 @@ class ArpElectionTest {
                 Arguments.of("10.0.0.4", List.of("node-a", "worker-2"), "node-a"));
     }
 
-    @ParameterizedTest(name = "SPEC §3.4: ({0}, {1}) -> {2}")
+    @ParameterizedTest(name = "docs/phases-and-conditions.md: ({0}, {1}) -> {2}")
     @MethodSource("specVectors")
     void specVectors(String vip, List<String> nodes, String expected) {
         assertThat(ArpElection.elect(vip, nodes, null)).contains(expected);

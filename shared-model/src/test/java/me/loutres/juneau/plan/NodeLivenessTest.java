@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SPEC §3.7: which nodes an agent Lease declares dead, at a given instant. */
+/** docs/phases-and-conditions.md: which nodes an agent Lease declares dead, at a given instant. */
 class NodeLivenessTest {
     static final Instant NOW = Instant.parse("2026-12-01T12:00:10Z");
 

@@ -81,7 +81,7 @@ class ServicePlannerPropertiesTest {
         AllocationNeed need = ServicePlanner.need(current, resolution, Map.of(1L, "node-a"));
         AllocationState allocation;
         if (need instanceof AllocationNeed.Malformed) {
-            return; // the controller leaves such an object alone (SPEC §3.8): nothing is planned for it
+            return; // the controller leaves such an object alone (docs/phases-and-conditions.md): nothing is planned for it
         } else if (need instanceof AllocationNeed.Keep k) {
             allocation = k.state();
         } else if (need instanceof AllocationNeed.Decided dec) {

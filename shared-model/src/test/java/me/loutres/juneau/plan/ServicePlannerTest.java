@@ -33,7 +33,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The decisions of one Service reconcile, as tables: phases and reasons (SPEC §1.3), ARP (§3.4, §3.7), §3.8. */
+/** The decisions of one Service reconcile, as tables: phases and reasons (docs/phases-and-conditions.md), ARP. */
 class ServicePlannerTest {
     static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     static final Instant NOW = Instant.parse("2026-12-01T12:00:00.750Z");
@@ -235,7 +235,7 @@ class ServicePlannerTest {
         assertThat(p.status().getArpAnnouncingNode()).isNull();
     }
 
-    // ---- ARP (SPEC §3.4, §3.7) ----
+    // ---- ARP (docs/phases-and-conditions.md) ----
 
     static Stream<Arguments> arpActions() {
         return Stream.of(

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and runs the same in the webhook, the controller and {@code juneau validate}.
  */
 class PurityTest {
-    /** The classes that read manifests and cluster-state files from disk (SPEC §5 validate, webhook --cluster-state). */
+    /** The classes that read manifests and cluster-state files from disk (README.md validate, webhook --cluster-state). */
     static final Set<String> YAML_READER = Set.of(
             "me.loutres.juneau.view.YamlDocuments",
             "me.loutres.juneau.view.ClusterStateFiles",

@@ -30,7 +30,7 @@ public final class WebhookContextListener implements ServletContextListener {
     public static final String CLUSTER_STATE = "juneau.webhook.cluster-state";
     public static final String KUBECONFIG = "juneau.webhook.kubeconfig";
     public static final String CONTROLLER_USERNAMES = "juneau.webhook.controller-usernames";
-    /** Node agent identities (SPEC §2.2), comma-separated; default the juneau-agent service account. */
+    /** Node agent identities (docs/admission.md), comma-separated; default the juneau-agent service account. */
     public static final String AGENT_USERNAMES = "juneau.webhook.agent-usernames";
     public static final String RESERVED_CIDRS = "juneau.webhook.reserved-cidrs";
 

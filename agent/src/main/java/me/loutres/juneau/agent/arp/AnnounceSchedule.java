@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * When gratuitous ARPs go out after a node gains a VIP (SPEC §8): at once, then every {@code interval} until
+ * When gratuitous ARPs go out after a node gains a VIP (README.md, "How a VIP answers"): at once, then every {@code interval} until
  * {@code window} has passed. The default 1.1 s is just over Linux's one-second neighbour lock time, so a repeat is
  * never swallowed by the lock a previous update set; five rounds over 5 s cover a lost frame or a switch that
  * learns late.

@@ -57,7 +57,7 @@ public final class ArpStatusWriter {
             String name = a.getMetadata().getName();
             String problem = invalid.get(name);
             if (problem == null || a.getSpec() == null || !node.equals(a.getSpec().getNodeName())) {
-                continue; // the status belongs to the node the spec names (SPEC §2.2)
+                continue; // the status belongs to the node the spec names (docs/admission.md)
             }
             writeStatus(a, new Reporter.Wanted(null, null, null, JuneauConstants.REASON_INVALID_CONFIG, problem));
         }

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's liveness Lease {@code juneau-agent-<node>} (SPEC §3.7, §8): renewed every second with a 3 s duration
+ * The agent's liveness Lease {@code juneau-agent-<node>} (docs/phases-and-conditions.md): renewed every second with a 3 s duration
  * while the node answers for a VIP, every 10 s with 30 s otherwise, released (empty holder) on shutdown. The
  * controller stops electing a node whose Lease ran out, so a powered-off owner loses its VIPs within seconds
  * without waiting for the node controller.

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 import me.loutres.juneau.ip.Ipv4;
 
 /**
- * Which interface answers ARP for a VIP (SPEC §8): the interface whose IPv4 prefix contains the VIP, among the
+ * Which interface answers ARP for a VIP (README.md, "How a VIP answers"): the interface whose IPv4 prefix contains the VIP, among the
  * operator's {@code --interface} candidates when given. A VIP outside every prefix is answered on a candidate only
  * when exactly one was named (the operator said where the network is); otherwise nothing is guessed. Pure.
  */

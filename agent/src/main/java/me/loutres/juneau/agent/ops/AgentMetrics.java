@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import me.loutres.juneau.agent.bgp.SessionReport;
 
-/** The agent's series (SPEC §8), served on {@code /metrics}. */
+/** The agent's series (README.md, "How a VIP answers"), served on {@code /metrics}. */
 public final class AgentMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger owned = new AtomicInteger();

@@ -22,7 +22,7 @@ import me.loutres.juneau.ip.Ipv4;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The agent against a mock API server and a fake wire: what it answers, reports and renews (SPEC §8). */
+/** The agent against a mock API server and a fake wire: what it answers, reports and renews (README.md, "How a VIP answers"). */
 class NodeAgentMockTest {
     static final MacAddress MAC = MacAddress.parse("02:00:00:00:00:0a");
     static final MacAddress CLIENT_MAC = MacAddress.parse("02:00:00:00:00:01");

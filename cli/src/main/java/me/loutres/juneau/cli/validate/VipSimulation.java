@@ -26,7 +26,7 @@ import me.loutres.juneau.status.Messages;
 import me.loutres.juneau.view.ClusterView;
 
 /**
- * What the controller would allocate (SPEC §3.1-§3.2), with the controller's own pieces: the network resolution,
+ * What the controller would allocate (docs/phases-and-conditions.md), with the controller's own pieces: the network resolution,
  * then the allocator in the network's pool order, after the VIPs already recorded in ServiceLoadBalancer statuses
  * were restored, with node InternalIPs kept out of arp pools.
  */

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ArpFailoverIT {
     static final String VIP = LanScenario.VIP;
-    /** The agent's Lease duration while it owns a VIP (SPEC §8). */
+    /** The agent's Lease duration while it owns a VIP (README.md, "How a VIP answers"). */
     static final Duration LEASE_WHILE_OWNING = Duration.ofSeconds(3);
 
     LanScenario lan;
@@ -113,7 +113,7 @@ class ArpFailoverIT {
     }
 
     /**
-     * SPEC §1.4: the controller keeps the label {@code juneau.loutres.me/node} equal to spec.nodeName; the agents
+     * docs/api-reference.md: the controller keeps the label {@code juneau.loutres.me/node} equal to spec.nodeName; the agents
      * select their advertisements by it. A controller without that (before issue 13's planner) cannot be tested here.
      */
     void controllerLabelsAdvertisements() throws InterruptedException {
@@ -132,9 +132,9 @@ class ArpFailoverIT {
                 : a.getMetadata().getLabels().get(me.loutres.juneau.api.JuneauConstants.LABEL_NODE);
         if (label == null) {
             System.err.println("\n*** ArpFailoverIT SKIPPED: the controller does not label ARPAdvertisements with "
-                    + me.loutres.juneau.api.JuneauConstants.LABEL_NODE + " (SPEC §1.4), so no agent can see them ***\n");
+                    + me.loutres.juneau.api.JuneauConstants.LABEL_NODE + " (docs/api-reference.md), so no agent can see them ***\n");
         }
-        Assumptions.assumeTrue(label != null, "the controller does not write the node label of SPEC §1.4 yet");
+        Assumptions.assumeTrue(label != null, "the controller does not write the node label of docs/api-reference.md yet");
     }
 
     @Test
@@ -192,9 +192,9 @@ class ArpFailoverIT {
         } catch (ClassNotFoundException e) {
             controllerJudgesAgentLeases = false;
             System.err.println("\n*** ArpFailoverIT node-loss case SKIPPED: this build's controller does not judge"
-                    + " agent Leases yet (SPEC §3.7, " + liveness + " absent) ***\n");
+                    + " agent Leases yet (docs/phases-and-conditions.md, " + liveness + " absent) ***\n");
         }
-        Assumptions.assumeTrue(controllerJudgesAgentLeases, "the controller side of SPEC §3.7 is not in this build");
+        Assumptions.assumeTrue(controllerJudgesAgentLeases, "the controller side of docs/phases-and-conditions.md is not in this build");
         String owner = agentsUpAndClientResolved(true);
         Thread.sleep(1200);
 

@@ -45,7 +45,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC §5 / issue 6 item 4: every corpus fixture goes through the real webhook (embedded Jetty over HTTPS with fresh
+ * README.md / issue 6 item 4: every corpus fixture goes through the real webhook (embedded Jetty over HTTPS with fresh
  * certificates, AdmissionReview JSON over the network) and through {@code validate}'s in-process engine, and both
  * give the same verdicts, messages, warnings and patches. The webhook reads the same simulated cluster the in-process
  * run reads at each step (a view switched before each request), so any difference is the envelope's or the rules'.

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code juneau validate} over the corpus of good and bad manifests (one directory per rule of SPEC §2), compared with
+ * {@code juneau validate} over the corpus of good and bad manifests (one directory per rule of docs/admission.md), compared with
  * golden transcripts. Every case runs against the same cluster state, as a pipeline validates against an export of
  * the cluster.
  */

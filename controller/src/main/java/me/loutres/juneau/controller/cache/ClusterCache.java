@@ -75,7 +75,7 @@ public final class ClusterCache implements AutoCloseable {
     /** The shared reader's verdict on each version of the objects whose content the controller interprets. */
     private final ReadChecks checks = new ReadChecks();
 
-    /** @param agentLeaseNamespace where the node agents' Leases live (SPEC §3.7) */
+    /** @param agentLeaseNamespace where the node agents' Leases live (docs/phases-and-conditions.md) */
     public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
         // before the first informer starts: its events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
@@ -338,7 +338,7 @@ public final class ClusterCache implements AutoCloseable {
         return NodeInternalIps.byAddress(nodes.getStore().list());
     }
 
-    /** The node agents' Leases read at {@code now} (SPEC §3.7). */
+    /** The node agents' Leases read at {@code now} (docs/phases-and-conditions.md). */
     public NodeLiveness nodeLiveness(Instant now) {
         return NodeLiveness.lookup(node -> leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX
                 + node), now);

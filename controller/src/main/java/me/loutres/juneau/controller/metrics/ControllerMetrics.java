@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-/** The series of SPEC §3.6, in one Prometheus registry served on {@code /metrics}. */
+/** The series of docs/operations.md, in one Prometheus registry served on {@code /metrics}. */
 public final class ControllerMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, Meter.Id[]> poolGauges = new ConcurrentHashMap<>();
@@ -40,7 +40,7 @@ public final class ControllerMetrics {
                 .tag("reason", reason).register(registry).increment();
     }
 
-    /** A ServiceLoadBalancer status that cannot be read was skipped (SPEC §3.8), counted once per problem. */
+    /** A ServiceLoadBalancer status that cannot be read was skipped (docs/phases-and-conditions.md), counted once per problem. */
     public void malformedStatus() {
         Counter.builder("juneau_malformed_status").description(
                 "ServiceLoadBalancer statuses skipped because they cannot be read (VIP without pool, bad VIP)")

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC §3.2: before the first allocation of a term, every ServiceLoadBalancer status is read from the API server
+ * docs/allocation.md: before the first allocation of a term, every ServiceLoadBalancer status is read from the API server
  * itself (not the cache, which may lag behind the previous leader's last writes) into a new allocator.
  */
 public final class AllocationRestore {
@@ -46,7 +46,7 @@ public final class AllocationRestore {
                 AllocationBook book = new AllocationBook();
                 cache.pools().forEach(book::syncPool);
                 book.syncNodes(cache.nodes());
-                // SPEC §3.8: a status that cannot be read never stops the restore (the shared feed keeps a VIP
+                // docs/phases-and-conditions.md: a status that cannot be read never stops the restore (the shared feed keeps a VIP
                 // without a pool reserved and leaves an unparsable one out); each is counted, and the reconcile
                 // of its key reports it on the Service
                 // an unparsable VIP keeps the address its Service still shows (the Services of the informer cache,

@@ -105,7 +105,7 @@ public final class KubeWriter {
     /** Moves the advertisement to another node in place: only {@code spec.nodeName} changes, the uid stays. */
     ARPAdvertisement moveArpAdvertisement(Term term, ARPAdvertisement arp, String node) {
         term.ensureActive();
-        // the node label follows spec.nodeName on every write, so each node agent watches only its own (SPEC §1.4)
+        // the node label follows spec.nodeName on every write, so each node agent watches only its own (docs/api-reference.md)
         String patch = "{\"metadata\":{\"resourceVersion\":" + json(arp.getMetadata().getResourceVersion())
                 + ",\"labels\":{" + json(JuneauConstants.LABEL_NODE) + ":" + json(node) + "}},\"spec\":{\"nodeName\":"
                 + json(node) + "}}";

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import me.loutres.juneau.controller.ServiceKey;
 
-/** Services waiting for an address, retried oldest first when capacity frees (SPEC §3). */
+/** Services waiting for an address, retried oldest first when capacity frees (docs/phases-and-conditions.md). */
 public final class PendingServices {
 
     /**

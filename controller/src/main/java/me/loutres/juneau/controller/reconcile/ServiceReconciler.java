@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServiceReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceReconciler.class);
-    /** A write the API server refused is retried from 1 s, doubling, up to every 5 minutes (SPEC §3.8). */
+    /** A write the API server refused is retried from 1 s, doubling, up to every 5 minutes (docs/phases-and-conditions.md). */
     static final Duration DENIED_RETRY_BASE = Duration.ofSeconds(1);
     static final Duration DENIED_RETRY_CAP = Duration.ofMinutes(5);
 
@@ -342,7 +342,7 @@ public final class ServiceReconciler {
     }
 
     /**
-     * SPEC §3.8: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
+     * docs/phases-and-conditions.md: a status the controller cannot read is left as it is (no guess overwrites the record of truth),
      * said once as a Warning event, counted; its address stays reserved when it parses.
      */
     private Result skipMalformed(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb,
@@ -482,7 +482,7 @@ public final class ServiceReconciler {
         return Result.DONE;
     }
 
-    /** SPEC §3.5: advertisement deleted, address released, Service ingress cleared, finalizer removed. */
+    /** docs/phases-and-conditions.md: advertisement deleted, address released, Service ingress cleared, finalizer removed. */
     private Result finalizeDeletion(ServiceKey key, ServiceLoadBalancer slb, Service svc, LeaderState st) {
         Term term = st.term();
         String arpName = JuneauConstants.arpAdvertisementName(key.namespace(), key.name());

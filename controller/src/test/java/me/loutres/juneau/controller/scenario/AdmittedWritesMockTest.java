@@ -62,7 +62,7 @@ class AdmittedWritesMockTest extends ScenarioBase {
 
     /**
      * Issue 12 item 2 with the real webhook: a Node joins whose InternalIP is the VIP an ARPAdvertisement
-     * announces; moving that advertisement is then refused by the webhook (SPEC §2.3). The refusal is a condition
+     * announces; moving that advertisement is then refused by the webhook (docs/admission.md). The refusal is a condition
      * and a Warning event carrying the webhook's own message, retried with backoff, and it clears once the cause
      * is gone.
      */

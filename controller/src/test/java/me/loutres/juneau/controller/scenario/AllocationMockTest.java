@@ -16,7 +16,7 @@ import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3.2: order, requested IPs, exhaustion and release, node addresses, pool counts. */
+/** docs/allocation.md: order, requested IPs, exhaustion and release, node addresses, pool counts. */
 class AllocationMockTest extends ScenarioBase {
 
     @Test

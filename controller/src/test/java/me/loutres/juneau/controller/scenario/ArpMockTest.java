@@ -15,7 +15,7 @@ import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.election.ArpElection;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3.4: one ARPAdvertisement per arp VIP, moved in place, sticky; none for bgp; name collisions reported. */
+/** docs/phases-and-conditions.md: one ARPAdvertisement per arp VIP, moved in place, sticky; none for bgp; name collisions reported. */
 class ArpMockTest extends ScenarioBase {
 
     /** Of a few node names, the one the rendezvous hash likes least for this VIP: any other beats it. */

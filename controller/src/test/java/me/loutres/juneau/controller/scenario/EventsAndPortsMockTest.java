@@ -16,7 +16,7 @@ import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.controller.testing.Scrape;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3.1 step 6 and §3.3: Events without duplicates; named targetPorts resolved or warned about once. */
+/** docs/phases-and-conditions.md step 6: Events without duplicates; named targetPorts resolved or warned about once. */
 class EventsAndPortsMockTest extends ScenarioBase {
 
     @Test

@@ -19,7 +19,7 @@ import me.loutres.juneau.controller.testing.ScenarioBase;
 import me.loutres.juneau.controller.testing.Scrape;
 import org.junit.jupiter.api.Test;
 
-/** Inputs a real cluster produces and the controller once choked on (SPEC §3.1, §3.2, §3.8). */
+/** Inputs a real cluster produces and the controller once choked on (docs/phases-and-conditions.md). */
 class HardeningMockTest extends ScenarioBase {
 
     @Test
@@ -290,7 +290,7 @@ class HardeningMockTest extends ScenarioBase {
     }
 
     /**
-     * The same rule for a ServiceLoadBalancer (SPEC §3.8): one the shared reader refuses (a null finalizer entry,
+     * The same rule for a ServiceLoadBalancer (docs/phases-and-conditions.md): one the shared reader refuses (a null finalizer entry,
      * stored while no controller ran and around the webhook) is left exactly as it is, said once as a
      * MalformedStatus Warning naming the field, and its VIP stays reserved. (Before: it was reconciled like any
      * other, its status rewritten from a record no other reader accepts.)

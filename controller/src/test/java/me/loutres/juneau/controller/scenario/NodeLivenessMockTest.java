@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC §3.7 end to end against the mock API server: node agents' Leases (renewed here the way the agent renews
+ * docs/phases-and-conditions.md end to end against the mock API server: node agents' Leases (renewed here the way the agent renews
  * them: every 1 s with a 3 s duration while it owns a VIP) decide who may answer ARP. The bounds asserted are the
  * user-facing ones of the issue: a powered-off owner loses its VIPs within the Lease duration plus one renew
  * interval; a released Lease (agent shut down) moves them at once.

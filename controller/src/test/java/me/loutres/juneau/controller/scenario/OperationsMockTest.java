@@ -18,7 +18,7 @@ import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.controller.testing.MockCluster;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3.6: /healthz, /readyz, /metrics; and 409 conflicts from the API server are survived. */
+/** docs/operations.md: /healthz, /readyz, /metrics; and 409 conflicts from the API server are survived. */
 class OperationsMockTest {
     private final HttpClient http = HttpClient.newHttpClient();
 

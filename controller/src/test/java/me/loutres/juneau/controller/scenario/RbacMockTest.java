@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Least privilege, checked both ways: every API call the controller makes while it goes through every path of
- * SPEC §3 (recorded by the mock API server) is granted by {@code manifests/base/controller/rbac.yaml}, and the
+ * docs/phases-and-conditions.md (recorded by the mock API server) is granted by {@code manifests/base/controller/rbac.yaml}, and the
  * file grants nothing those calls do not use.
  */
 class RbacMockTest {

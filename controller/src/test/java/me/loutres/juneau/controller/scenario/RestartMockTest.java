@@ -20,7 +20,7 @@ import me.loutres.juneau.ip.Ipv4;
 import org.junit.jupiter.api.Test;
 
 /**
- * "Never twice" (SPEC §3.2): 500 Services, 480 addresses. The controller is stopped mid-way and another one
+ * "Never twice" (docs/allocation.md): 500 Services, 480 addresses. The controller is stopped mid-way and another one
  * takes over (a restart; then two replicas contending for the Lease, the leader crashing without releasing
  * it). No VIP ever changes, no address is held twice, and every Service ends Ready or Pending for exhaustion.
  */

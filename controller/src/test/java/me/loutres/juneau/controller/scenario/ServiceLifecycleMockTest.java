@@ -15,7 +15,7 @@ import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §3.1 and §3.5: the ServiceLoadBalancer's life, the phases, the Service ingress, deletion. */
+/** docs/phases-and-conditions.md: the ServiceLoadBalancer's life, the phases, the Service ingress, deletion. */
 class ServiceLifecycleMockTest extends ScenarioBase {
 
     @Test

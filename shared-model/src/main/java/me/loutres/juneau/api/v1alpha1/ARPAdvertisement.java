@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The one node that answers ARP for a VIP (SPEC §1.4); only the controller writes it, except its {@code status},
- * which the agent of that node writes (SPEC §2.2, §8).
+ * The one node that answers ARP for a VIP (docs/api-reference.md); only the controller writes it, except its {@code status},
+ * which the agent of that node writes (docs/admission.md).
  */
 @Group("juneau.loutres.me")
 @Version("v1alpha1")

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Who really answers ARP for the address, through which interface and since when (SPEC §1.4); written by the node
+ * Who really answers ARP for the address, through which interface and since when (docs/api-reference.md); written by the node
  * agent of {@code spec.nodeName} through the status subresource, so a user can tell an elected node from a node
  * that is on the wire.
  */

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** A cluster-scoped set of addresses VIPs are taken from (SPEC §1.1). */
+/** A cluster-scoped set of addresses VIPs are taken from (docs/api-reference.md). */
 @Group("juneau.loutres.me")
 @Version("v1alpha1")
 @Plural("addresspools")

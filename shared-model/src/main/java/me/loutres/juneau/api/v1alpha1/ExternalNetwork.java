@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** A cluster-scoped network Services name in their annotation (SPEC §1.2). */
+/** A cluster-scoped network Services name in their annotation (docs/api-reference.md). */
 @Group("juneau.loutres.me")
 @Version("v1alpha1")
 @Plural("externalnetworks")

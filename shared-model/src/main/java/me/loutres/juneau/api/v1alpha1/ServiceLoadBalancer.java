@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** The controller's record of one managed Service (SPEC §1.3); only the controller writes it. */
+/** The controller's record of one managed Service (docs/phases-and-conditions.md); only the controller writes it. */
 @Group("juneau.loutres.me")
 @Version("v1alpha1")
 @Plural("serviceloadbalancers")

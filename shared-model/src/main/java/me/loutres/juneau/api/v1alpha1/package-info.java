@@ -1,2 +1,2 @@
-/** The custom resources of {@code juneau.loutres.me/v1alpha1} (SPEC §1). */
+/** The custom resources of {@code juneau.loutres.me/v1alpha1} (docs/api-reference.md). */
 package me.loutres.juneau.api.v1alpha1;

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one admission envelope (SPEC §2.7) for every webhook path: it alone checks method, content type and size,
+ * The one admission envelope (docs/admission.md) for every webhook path: it alone checks method, content type and size,
  * decodes, echoes the uid and the review's apiVersion/kind, and encodes. The rules behind {@link Reviewer} never see
  * HTTP. A client's mistake gets its 4xx and one line of text; nothing here answers 5xx or prints a stack trace.
  */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damaged AdmissionReviews through the real envelope and rules (SPEC §2.7, issue 12 item 4): no answer carries
+ * Damaged AdmissionReviews through the real envelope and rules (docs/admission.md, issue 12 item 4): no answer carries
  * exception text, none is a 5xx or an errored review, every case is answered within its deadline, no worker thread
  * dies. 5,000 cases here; the benchmark profile runs 100,000 ({@code -Dfuzz.cases}, BENCHMARKS.md). A failure prints its
  * seed and a minimised input; {@code -Dfuzz.seed=N -Dfuzz.cases=1} reruns exactly that case.

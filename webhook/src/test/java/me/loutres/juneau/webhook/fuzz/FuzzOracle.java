@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import me.loutres.juneau.webhook.Reviews;
 
 /**
- * What every answer to a damaged request must be (SPEC §2.7): a 4xx with one line of text or a 200 AdmissionReview
+ * What every answer to a damaged request must be (docs/admission.md): a 4xx with one line of text or a 200 AdmissionReview
  * echoing the uid; never a 5xx, never an errored review, never a word of a Java exception.
  */
 public final class FuzzOracle {

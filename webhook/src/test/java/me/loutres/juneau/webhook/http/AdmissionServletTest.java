@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mockito.ArgumentCaptor;
 
-/** The envelope alone (SPEC §2.7), with the rules replaced by a Mockito reviewer. */
+/** The envelope alone (docs/admission.md), with the rules replaced by a Mockito reviewer. */
 class AdmissionServletTest {
     private static final String VALIDATE = "/validate/services";
     private static final String MUTATE = "/mutate/services";

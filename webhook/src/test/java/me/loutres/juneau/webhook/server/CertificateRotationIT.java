@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC §2.7: the certificate is replaced while clients keep sending, without one failed request; a broken pair is
+ * docs/admission.md: the certificate is replaced while clients keep sending, without one failed request; a broken pair is
  * refused and the last good one keeps serving. Two clients run throughout: one on a kept-alive connection, one that
  * opens a fresh TLS connection per request (so it sees whichever certificate is being served).
  */
 class CertificateRotationIT {
-    /** SPEC: a change is served within 10 s. */
+    /** docs/install.md (certificates): a change is served within 10 s. */
     private static final Duration RELOAD_BOUND = Duration.ofSeconds(10);
 
     @TempDir

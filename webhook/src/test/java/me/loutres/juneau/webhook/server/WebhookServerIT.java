@@ -221,7 +221,7 @@ class WebhookServerIT {
                 .object(managedService("web", "public", "Local", null))), "/validate/addresspools");
     }
 
-    // --- hand-edit blocking (SPEC §2.2) over HTTP
+    // --- hand-edit blocking (docs/admission.md) over HTTP
 
     static Stream<Arguments> controllerOnlyWrites() {
         String slb = serviceLoadBalancer("web", "\"serviceloadbalancer.juneau.loutres.me/allocation-claim\"", "203.0.113.6");

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * Least privilege (SPEC §6): the webhook's ClusterRole grants exactly what its informers use, nothing more (a stale
+ * Least privilege (docs/install.md): the webhook's ClusterRole grants exactly what its informers use, nothing more (a stale
  * extra grant fails here) and nothing less (a new informer without its grant would never sync in a cluster).
  */
 class WebhookRbacTest {
