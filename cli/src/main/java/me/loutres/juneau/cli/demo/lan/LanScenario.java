@@ -1,12 +1,12 @@
 package me.loutres.juneau.cli.demo.lan;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
+
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+
+
+
+
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -38,8 +38,8 @@ import me.loutres.juneau.cli.demo.LocalStack;
  */
 public final class LanScenario implements AutoCloseable {
     public static final String VIP = "198.18.0.100";
-    public static final String NS = "default";
-    public static final String SVC = "web";
+    public static final String NS = LabObjects.NS;
+    public static final String SVC = LabObjects.SVC;
 
     private final ArpLab lab;
     private final ArpLab.Host client;
@@ -92,13 +92,7 @@ public final class LanScenario implements AutoCloseable {
     }
 
     private void objects() {
-        for (ArpLab.Host n : nodes.values()) {
-            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(n.name())
-                    .addToLabels("kubernetes.io/hostname", n.name()).endMetadata()
-                    .withNewStatus().addNewAddress().withType("InternalIP").withAddress(n.ip()).endAddress()
-                    .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build())
-                    .create();
-        }
+        LabObjects.nodes(admin, nodes.values());
         AddressPool pool = new AddressPool();
         pool.setMetadata(new ObjectMetaBuilder().withName("lab").build());
         pool.setSpec(new AddressPoolSpec("arp", List.of(VIP + "-" + VIP)));
@@ -107,22 +101,9 @@ public final class LanScenario implements AutoCloseable {
         net.setMetadata(new ObjectMetaBuilder().withName("lab").build());
         net.setSpec(new ExternalNetworkSpec("arp", List.of("lab")));
         admin.resources(ExternalNetwork.class).resource(net).create();
-        admin.services().inNamespace(NS).resource(new ServiceBuilder().withNewMetadata().withName(SVC)
-                .addToAnnotations(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "lab").endMetadata()
-                .withNewSpec().withType("LoadBalancer").withLoadBalancerClass(JuneauConstants.LOAD_BALANCER_CLASS)
-                .withExternalTrafficPolicy("Local").addToSelector("app", SVC).addNewPort().withName("http")
-                .withPort(80).withNewTargetPort(8080).withProtocol("TCP").endPort().endSpec().build()).create();
-        EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(SVC + "-lab").withNamespace(NS)
-                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, SVC).endMetadata().withAddressType("IPv4")
-                .withEndpoints(endpoint("10.244.1.10", "node-a"), endpoint("10.244.2.10", "node-b"))
-                .addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort().build();
-        admin.discovery().v1().endpointSlices().inNamespace(NS).resource(slice).create();
+        LabObjects.serviceWithBackends(admin);
     }
 
-    private static Endpoint endpoint(String ip, String node) {
-        return new EndpointBuilder().withAddresses(ip).withNodeName(node).withNewConditions().withReady(true)
-                .withServing(true).withTerminating(false).endConditions().build();
-    }
 
     /** A client with the controller's identity (the only one allowed to create ARPAdvertisements). */
     public KubernetesClient controllerClient() {
@@ -197,12 +178,7 @@ public final class LanScenario implements AutoCloseable {
 
     /** The node's backend turns ready or not ready (what a failing readiness probe does). */
     public void setReady(String node, boolean ready) {
-        EndpointSlice s = admin.discovery().v1().endpointSlices().inNamespace(NS).withName(SVC + "-lab").get();
-        s.getEndpoints().stream().filter(e -> node.equals(e.getNodeName())).forEach(e -> {
-            e.getConditions().setReady(ready);
-            e.getConditions().setServing(ready);
-        });
-        admin.discovery().v1().endpointSlices().inNamespace(NS).resource(s).update();
+        LabObjects.setReady(admin, node, ready);
     }
 
     public ARPAdvertisement advertisement() {
