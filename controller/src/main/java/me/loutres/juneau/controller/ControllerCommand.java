@@ -105,6 +105,9 @@ public final class ControllerCommand implements Callable<Integer> {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;
         }
+        // every replica runs under one service account: the User-Agent is what tells the API server (its audit log,
+        // a test's request hook) which replica sent a request, e.g. a write from a leader whose term had ended
+        config.setUserAgent(userAgent(options.identity()));
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             // SIGTERM: release the Lease so the standby takes over at once, then let main return
             UntilSignal.await(JuneauController.start(client, options), "juneau-shutdown");
@@ -131,6 +134,14 @@ public final class ControllerCommand implements Callable<Integer> {
             throw new IllegalArgumentException(flag + " must be more than 0 and at most 24h, got \"" + text + "\"");
         }
         return Duration.ofMillis(millis.longValue());
+    }
+
+    /**
+     * {@code juneau-controller/IDENTITY}: the replica's name in the Lease. A header carries printable ASCII only, so
+     * anything else in a hand-given identity becomes {@code _} rather than breaking every request.
+     */
+    static String userAgent(String identity) {
+        return "juneau-controller/" + identity.replaceAll("[^\\x21-\\x7e]", "_");
     }
 
     static String defaultIdentity() {

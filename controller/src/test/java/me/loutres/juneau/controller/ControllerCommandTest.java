@@ -72,4 +72,12 @@ class ControllerCommandTest {
     void theIdentityDefaultsToThePodName() {
         assertThat(ControllerCommand.defaultIdentity()).isNotBlank();
     }
+
+    @Test
+    void theUserAgentNamesTheReplicaSoTheApiServerCanTellReplicasApart() {
+        assertThat(ControllerCommand.userAgent("juneau-controller-7d9f-x2")).isEqualTo(
+                "juneau-controller/juneau-controller-7d9f-x2");
+        // a header carries printable ASCII only: a space or a line break in a hand-given identity cannot break it
+        assertThat(ControllerCommand.userAgent("a b\r\nc\u00e9")).isEqualTo("juneau-controller/a_b__c_");
+    }
 }

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import me.loutres.juneau.apiserver.Identities;
+import me.loutres.juneau.apiserver.LocalApiServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,6 +37,7 @@ public final class UpCommand implements Callable<Integer> {
 
     private final PrintStream out;
     private final CountDownLatch stop;
+    private final Consumer<LocalApiServer> onApiStarted;
 
     public UpCommand() {
         this(System.out, null);
@@ -42,8 +45,18 @@ public final class UpCommand implements Callable<Integer> {
 
     /** For tests: returns when the latch opens instead of waiting for a signal. */
     UpCommand(PrintStream out, CountDownLatch stop) {
+        this(out, stop, api -> { });
+    }
+
+    /**
+     * For tests that need to see every request the API server serves, with its sender (HaControllersIT counts the
+     * writes of a controller process whose term has ended): {@code onApiStarted} gets the server before anything
+     * is written.
+     */
+    UpCommand(PrintStream out, CountDownLatch stop, Consumer<LocalApiServer> onApiStarted) {
         this.out = out;
         this.stop = stop;
+        this.onApiStarted = onApiStarted;
     }
 
     /** {@code FILE.controller} beside {@code FILE}. */
@@ -65,6 +78,7 @@ public final class UpCommand implements Callable<Integer> {
             out.println("juneau up: " + e.getMessage());
             return 2;
         }
+        onApiStarted.accept(stack.api());
         CountDownLatch done = stop != null ? stop : new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             done.countDown();
