@@ -118,6 +118,7 @@ class HaControllersIT {
         // a killed test JVM still kills the controller JVMs it started (by pid)
         cleanupOnKill = new Thread(() -> controllers.forEach(Controller::kill), "ha-controllers-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanupOnKill);
+        long t0 = System.nanoTime();
         Path admin = dir.resolve("ha.kubeconfig");
         ByteArrayOutputStream upOutput = new ByteArrayOutputStream();
         UpCommand up = new UpCommand(new PrintStream(upOutput, true, StandardCharsets.UTF_8), stopUp,
@@ -196,8 +197,10 @@ class HaControllersIT {
             double killResume = seconds(vips.firstSeenAfter(afterKill, SLOW) - killAt);
 
             // 2. a replacement standby, ready before the next blow
+            long replacedAt = System.nanoTime();
             Controller third = startController("ha-3", forController);
             until(SLOW, "the replacement standby is ready", third::ready);
+            double replacementReady = seconds(System.nanoTime() - replacedAt);
             // the leader is busy when it stops: a burst of new Services has just reached it
             int before = created.get();
             stopping.countDown();
@@ -268,6 +271,9 @@ class HaControllersIT {
             assertThat(ledWrites).as("the stopped leader did write while it led (it was a real leader)").isPositive();
 
             String load = Files.readString(Path.of("/proc/loadavg")).trim();
+            System.out.printf("HaControllersIT: the replacement standby ready %.1f s after its start; %d Services,"
+                    + " every event and the checks done %.1f s after the test started%n", replacementReady, SERVICES,
+                    seconds(System.nanoTime() - t0));
             System.out.printf("HaControllersIT: %d Services, Lease %s/%s/%s; SIGKILL: Lease taken over after %.1f s,"
                     + " allocations resumed after %.1f s; SIGSTOP: taken over after %.1f s, resumed after %.1f s;"
                     + " writes of the old term after SIGCONT: %d begun, %d in flight at the stop (%s); load average"
