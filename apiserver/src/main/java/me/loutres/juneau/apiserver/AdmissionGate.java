@@ -3,11 +3,10 @@ package me.loutres.juneau.apiserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import me.loutres.juneau.admission.AdmissionChain;
 import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.admission.Endpoint;
 
@@ -35,12 +34,8 @@ final class AdmissionGate implements Admission {
         // the shared routing table: which webhooks a request reaches, mutating first (docs/admission.md)
         List<Endpoint> hooks = routes.computeIfAbsent(type.group() + "/" + type.plural() + "/" + subresource + "/"
                 + operation, k -> AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation));
-        ObjectNode current = object;
-        for (Endpoint hook : hooks) {
-            String user = caller.user() == null ? null : caller.user().getUsername();
-            if (!hook.reach().test(current, user) && !hook.reach().test(old, user)) {
-                continue; // the matchConditions keep other objects (e.g. unmanaged Services) away
-            }
+        String user = caller.user() == null ? null : caller.user().getUsername();
+        AdmissionChain.Outcome outcome = AdmissionChain.run(hooks, object, old, user, (hook, current) -> {
             ObjectNode review = review(operation, type, subresource, namespace, name, caller, current, old);
             JsonNode response;
             try {
@@ -52,28 +47,18 @@ final class AdmissionGate implements Admission {
             if (response == null || !response.isObject()) {
                 throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned no response");
             }
-            for (JsonNode warning : response.path("warnings")) {
-                caller.warnings().add(warning.asText());
-            }
-            JsonNode allowed = response.path("allowed");
-            if (!allowed.isBoolean() || !allowed.booleanValue()) {
-                JsonNode status = response.path("status");
-                String message = status.path("message").isTextual() ? status.path("message").asText() : "";
-                int code = status.path("code").isInt() ? status.path("code").asInt() : 403;
-                throw new ApiException(code, "Forbidden", "admission webhook \"" + hook.webhookName()
-                        + "\" denied the request: " + message, null);
-            }
-            if (hook.mutating() && response.path("patch").isTextual() && current != null) {
-                try {
-                    JsonNode patch = Json.MAPPER.readTree(Base64.getDecoder().decode(response.path("patch").asText()));
-                    current = (ObjectNode) JsonPatch.apply(patch, current);
-                } catch (IOException | RuntimeException e) {
-                    throw ApiException.internal("webhook \"" + hook.webhookName() + "\" returned an unusable patch: "
-                            + e.getMessage());
-                }
-            }
+            return AdmissionChain.Answer.of(response);
+        });
+        caller.warnings().addAll(outcome.warnings());
+        if (outcome instanceof AdmissionChain.Denied d) {
+            throw new ApiException(d.code(), "Forbidden", "admission webhook \"" + d.endpoint().webhookName()
+                    + "\" denied the request: " + d.message(), null);
         }
-        return current;
+        if (outcome instanceof AdmissionChain.UnusablePatch u) {
+            throw ApiException.internal("webhook \"" + u.endpoint().webhookName() + "\" returned an unusable patch: "
+                    + u.problem());
+        }
+        return (ObjectNode) ((AdmissionChain.Admitted) outcome).object();
     }
 
     /**

@@ -65,36 +65,10 @@ final class StrategicMergePatch {
                 continue;
             }
             if (field.startsWith("$deleteFromPrimitiveList/")) {
-                String name = field.substring("$deleteFromPrimitiveList/".length());
-                JsonNode list = original.get(name);
-                if (list instanceof ArrayNode arr) {
-                    ArrayNode kept = arr.arrayNode();
-                    for (JsonNode item : arr) {
-                        if (!contains(value, item)) {
-                            kept.add(item);
-                        }
-                    }
-                    original.set(name, kept);
-                }
+                deleteFromPrimitiveList(original, field.substring("$deleteFromPrimitiveList/".length()), value);
                 continue;
             }
-            String childPath = path.isEmpty() ? field : path + "." + field;
-            if (value.isNull()) {
-                original.remove(field);
-            } else if (value.isObject()) {
-                JsonNode current = original.get(field);
-                JsonNode merged = current instanceof ObjectNode o ? mergeMap(o, (ObjectNode) value, childPath)
-                        : mergeMap(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), (ObjectNode) value, childPath);
-                if (merged == null) {
-                    original.remove(field);
-                } else {
-                    original.set(field, merged);
-                }
-            } else if (value.isArray()) {
-                original.set(field, mergeList(original.get(field), (ArrayNode) value, childPath));
-            } else {
-                original.set(field, value);
-            }
+            mergeField(original, field, value, path.isEmpty() ? field : path + "." + field);
         }
         for (Map.Entry<String, JsonNode> order : orders.entrySet()) {
             JsonNode list = original.get(order.getKey());
@@ -108,6 +82,41 @@ final class StrategicMergePatch {
             original.retain(keep);
         }
         return original;
+    }
+
+    /** {@code $deleteFromPrimitiveList/<name>}: the listed values leave the primitive list. */
+    private static void deleteFromPrimitiveList(ObjectNode original, String name, JsonNode values) {
+        if (original.get(name) instanceof ArrayNode arr) {
+            ArrayNode kept = arr.arrayNode();
+            for (JsonNode item : arr) {
+                if (!contains(values, item)) {
+                    kept.add(item);
+                }
+            }
+            original.set(name, kept);
+        }
+    }
+
+    /** One field of the patch: null removes, a map merges, a list merges by its strategy, a scalar replaces. */
+    private void mergeField(ObjectNode original, String field, JsonNode value, String childPath)
+            throws ApiException {
+        if (value.isNull()) {
+            original.remove(field);
+        } else if (value.isObject()) {
+            JsonNode current = original.get(field);
+            JsonNode merged = mergeMap(current instanceof ObjectNode o ? o
+                    : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), (ObjectNode) value,
+                    childPath);
+            if (merged == null) {
+                original.remove(field);
+            } else {
+                original.set(field, merged);
+            }
+        } else if (value.isArray()) {
+            original.set(field, mergeList(original.get(field), (ArrayNode) value, childPath));
+        } else {
+            original.set(field, value);
+        }
     }
 
     private JsonNode mergeList(JsonNode current, ArrayNode patch, String path) throws ApiException {

@@ -60,38 +60,11 @@ final class Strategies {
         if (!spec.hasNonNull("sessionAffinity")) {
             spec.put("sessionAffinity", "None");
         }
-        int i = 0;
-        for (JsonNode p : spec.path("ports")) {
-            if (!(p instanceof ObjectNode port)) {
-                continue;
-            }
-            if (!port.hasNonNull("protocol")) {
-                port.put("protocol", "TCP");
-            }
-            if (!port.hasNonNull("targetPort") && port.has("port")) {
-                port.set("targetPort", port.get("port"));
-            }
-            if ((type.equals("NodePort") || (type.equals("LoadBalancer")
-                    && spec.path("allocateLoadBalancerNodePorts").asBoolean(true))) && !port.hasNonNull("nodePort")) {
-                JsonNode previous = oldSpec == null ? null : findPort(oldSpec.path("ports"), port);
-                port.put("nodePort", previous != null && previous.hasNonNull("nodePort")
-                        ? previous.path("nodePort").asInt() : 30000 + Math.floorMod(nextNodePort.getAndIncrement()
-                                - 30000, 2768));
-            }
-            i++;
-        }
+        defaultPorts(spec, type, oldSpec);
         if (type.equals("ExternalName")) {
             return;
         }
-        if (!spec.hasNonNull("clusterIP") || spec.path("clusterIP").asText().isEmpty()) {
-            if (oldSpec != null && oldSpec.hasNonNull("clusterIP")) {
-                spec.set("clusterIP", oldSpec.get("clusterIP"));
-                spec.set("clusterIPs", oldSpec.path("clusterIPs").deepCopy());
-            } else {
-                int n = nextClusterIp.getAndIncrement();
-                spec.put("clusterIP", "10.96." + ((n >> 8) & 0xff) + "." + (n & 0xff));
-            }
-        }
+        defaultClusterIp(spec, oldSpec);
         if (!spec.has("clusterIPs") || spec.path("clusterIPs").isEmpty()) {
             spec.putArray("clusterIPs").add(spec.path("clusterIP").asText());
         }
@@ -112,6 +85,42 @@ final class Strategies {
         }
         if (!svc.has("status")) {
             svc.putObject("status").putObject("loadBalancer");
+        }
+    }
+
+    /** Protocol TCP, targetPort = port, and a node port (kept from the old object) where the type needs one. */
+    private void defaultPorts(ObjectNode spec, String type, JsonNode oldSpec) {
+        boolean nodePorts = type.equals("NodePort") || (type.equals("LoadBalancer")
+                && spec.path("allocateLoadBalancerNodePorts").asBoolean(true));
+        for (JsonNode p : spec.path("ports")) {
+            if (!(p instanceof ObjectNode port)) {
+                continue;
+            }
+            if (!port.hasNonNull("protocol")) {
+                port.put("protocol", "TCP");
+            }
+            if (!port.hasNonNull("targetPort") && port.has("port")) {
+                port.set("targetPort", port.get("port"));
+            }
+            if (nodePorts && !port.hasNonNull("nodePort")) {
+                JsonNode previous = oldSpec == null ? null : findPort(oldSpec.path("ports"), port);
+                port.put("nodePort", previous != null && previous.hasNonNull("nodePort")
+                        ? previous.path("nodePort").asInt() : 30000 + Math.floorMod(nextNodePort.getAndIncrement()
+                                - 30000, 2768));
+            }
+        }
+    }
+
+    /** An update keeps the old cluster IP; a create gets the next one of 10.96.0.0/16. */
+    private void defaultClusterIp(ObjectNode spec, JsonNode oldSpec) {
+        if (!spec.hasNonNull("clusterIP") || spec.path("clusterIP").asText().isEmpty()) {
+            if (oldSpec != null && oldSpec.hasNonNull("clusterIP")) {
+                spec.set("clusterIP", oldSpec.get("clusterIP"));
+                spec.set("clusterIPs", oldSpec.path("clusterIPs").deepCopy());
+            } else {
+                int n = nextClusterIp.getAndIncrement();
+                spec.put("clusterIP", "10.96." + ((n >> 8) & 0xff) + "." + (n & 0xff));
+            }
         }
     }
 
@@ -191,6 +200,23 @@ final class Strategies {
         if ((ports == null || ports.isEmpty()) && !headless && !type.equals("ExternalName")) {
             errors.add(new ApiException.Cause("spec.ports", "FieldValueRequired", "Required value"));
         }
+        validatePorts(ports, errors);
+        String etp = spec.path("externalTrafficPolicy").asText("");
+        if (!etp.isEmpty() && !Set.of("Cluster", "Local").contains(etp)) {
+            errors.add(new ApiException.Cause("spec.externalTrafficPolicy", "FieldValueNotSupported",
+                    "Unsupported value: \"" + etp + "\": supported values: \"Cluster\", \"Local\""));
+        }
+        if (spec.hasNonNull("loadBalancerClass") && !type.equals("LoadBalancer")) {
+            errors.add(new ApiException.Cause("spec.loadBalancerClass", "FieldValueForbidden",
+                    "Forbidden: may only be used when `type` is 'LoadBalancer'"));
+        }
+        if (old != null) {
+            validateServiceUpdate(spec, type, old.path("spec"), errors);
+        }
+    }
+
+    /** Each port in range, with a known protocol, named when there are several, no name or port/protocol twice. */
+    private static void validatePorts(ArrayNode ports, List<ApiException.Cause> errors) {
         Set<String> seen = new HashSet<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; ports != null && i < ports.size(); i++) {
@@ -218,30 +244,23 @@ final class Strategies {
                         + port + ", Protocol:\"" + protocol + "\"}"));
             }
         }
-        String etp = spec.path("externalTrafficPolicy").asText("");
-        if (!etp.isEmpty() && !Set.of("Cluster", "Local").contains(etp)) {
-            errors.add(new ApiException.Cause("spec.externalTrafficPolicy", "FieldValueNotSupported",
-                    "Unsupported value: \"" + etp + "\": supported values: \"Cluster\", \"Local\""));
+    }
+
+    /** What may not change once set: the cluster IP (unless ExternalName) and a LoadBalancer's class. */
+    private static void validateServiceUpdate(JsonNode spec, String type, JsonNode oldSpec,
+            List<ApiException.Cause> errors) {
+        String oldIp = oldSpec.path("clusterIP").asText("");
+        if (!oldIp.isEmpty() && !oldIp.equals(spec.path("clusterIP").asText("")) && !type.equals("ExternalName")
+                && !"ExternalName".equals(oldSpec.path("type").asText())) {
+            errors.add(new ApiException.Cause("spec.clusterIPs[0]", "FieldValueInvalid", "Invalid value: []string{\""
+                    + spec.path("clusterIP").asText("") + "\"}: may not change once set"));
         }
-        if (spec.hasNonNull("loadBalancerClass") && !type.equals("LoadBalancer")) {
-            errors.add(new ApiException.Cause("spec.loadBalancerClass", "FieldValueForbidden",
-                    "Forbidden: may only be used when `type` is 'LoadBalancer'"));
-        }
-        if (old != null) {
-            JsonNode oldSpec = old.path("spec");
-            String oldIp = oldSpec.path("clusterIP").asText("");
-            if (!oldIp.isEmpty() && !oldIp.equals(spec.path("clusterIP").asText("")) && !type.equals("ExternalName")
-                    && !"ExternalName".equals(oldSpec.path("type").asText())) {
-                errors.add(new ApiException.Cause("spec.clusterIPs[0]", "FieldValueInvalid", "Invalid value: []string{\""
-                        + spec.path("clusterIP").asText("") + "\"}: may not change once set"));
-            }
-            String oldClass = oldSpec.path("loadBalancerClass").asText(null);
-            String newClass = spec.path("loadBalancerClass").asText(null);
-            if ("LoadBalancer".equals(oldSpec.path("type").asText()) && type.equals("LoadBalancer")
-                    && !java.util.Objects.equals(oldClass, newClass)) {
-                errors.add(new ApiException.Cause("spec.loadBalancerClass", "FieldValueInvalid", "Invalid value: "
-                        + (newClass == null ? "\"null\"" : "\"" + newClass + "\"") + ": may not change once set"));
-            }
+        String oldClass = oldSpec.path("loadBalancerClass").asText(null);
+        String newClass = spec.path("loadBalancerClass").asText(null);
+        if ("LoadBalancer".equals(oldSpec.path("type").asText()) && type.equals("LoadBalancer")
+                && !java.util.Objects.equals(oldClass, newClass)) {
+            errors.add(new ApiException.Cause("spec.loadBalancerClass", "FieldValueInvalid", "Invalid value: "
+                    + (newClass == null ? "\"null\"" : "\"" + newClass + "\"") + ": may not change once set"));
         }
     }
 }

@@ -120,91 +120,106 @@ final class TableConverter {
         return F.textNode(s);
     }
 
+    /** One cell: the computed columns kubectl's built-in printers show (named {@code #...}), else a JSONPath. */
     private static JsonNode cell(JsonNode item, Column c, Instant now) {
-        switch (c.jsonPath()) {
-            case "#ports": {
+        JsonNode spec = item.path("spec");
+        return switch (c.jsonPath()) {
+            case "#ports" -> text(joined(spec.path("ports"), p -> p.path("port").asText()
+                    + (p.hasNonNull("nodePort") ? ":" + p.path("nodePort").asText() : "") + "/"
+                    + p.path("protocol").asText("TCP"), "<none>"));
+            case "#clusterIP" -> text(spec.path("clusterIP").asText("").isEmpty() ? "<none>"
+                    : spec.path("clusterIP").asText());
+            case "#externalIP" -> text(externalIps(item));
+            case "#selector" -> text(joinedEntries(spec.path("selector"), e -> e.getKey() + "=" + e.getValue().asText(),
+                    "<none>"));
+            case "#nodeStatus" -> text(nodeStatus(item));
+            case "#roles" -> text(joinedEntries(item.path("metadata").path("labels"),
+                    e -> e.getKey().startsWith(ROLE_PREFIX) ? e.getKey().substring(ROLE_PREFIX.length()) : null,
+                    "<none>"));
+            case "#internalIP" -> text(internalIp(item));
+            case "#slicePorts" -> text(joined(item.path("ports"), p -> p.path("port").asText(), "<unset>"));
+            case "#endpoints" -> text(joined(item.path("endpoints"), e -> {
                 StringJoiner j = new StringJoiner(",");
-                item.path("spec").path("ports").forEach(p -> j.add(p.path("port").asText()
-                        + (p.hasNonNull("nodePort") ? ":" + p.path("nodePort").asText() : "") + "/"
-                        + p.path("protocol").asText("TCP")));
-                return text(j.length() == 0 ? "<none>" : j.toString());
+                e.path("addresses").forEach(a -> j.add(a.asText()));
+                return j.length() == 0 ? null : j.toString();
+            }, "<unset>"));
+            case "#involvedObject" -> text(item.path("involvedObject").path("kind").asText()
+                    .toLowerCase(Locale.ROOT) + "/" + item.path("involvedObject").path("name").asText());
+            case "#source" -> text(eventSource(item));
+            case "#lastSeen" -> text(ageOr(firstText(item, "lastTimestamp", "eventTime", "firstTimestamp"), now));
+            case "#firstSeen" -> text(ageOr(firstText(item, "firstTimestamp", "eventTime"), now));
+            default -> pathCell(item, c, now);
+        };
+    }
+
+    private static final String ROLE_PREFIX = "node-role.kubernetes.io/";
+
+    /** The elements' texts joined by commas (a null text is left out), or {@code none} when there are none. */
+    private static String joined(JsonNode array, java.util.function.Function<JsonNode, String> text, String none) {
+        StringJoiner j = new StringJoiner(",");
+        array.forEach(e -> {
+            String t = text.apply(e);
+            if (t != null) {
+                j.add(t);
             }
-            case "#clusterIP":
-                return text(item.path("spec").path("clusterIP").asText("<none>").isEmpty() ? "<none>"
-                        : item.path("spec").path("clusterIP").asText("<none>"));
-            case "#externalIP": {
-                StringJoiner j = new StringJoiner(",");
-                item.path("status").path("loadBalancer").path("ingress").forEach(i -> j.add(
-                        i.hasNonNull("ip") ? i.path("ip").asText() : i.path("hostname").asText()));
-                item.path("spec").path("externalIPs").forEach(i -> j.add(i.asText()));
-                if (j.length() > 0) {
-                    return text(j.toString());
-                }
-                return text("LoadBalancer".equals(item.path("spec").path("type").asText()) ? "<pending>" : "<none>");
+        });
+        return j.length() == 0 ? none : j.toString();
+    }
+
+    private static String joinedEntries(JsonNode object,
+            java.util.function.Function<java.util.Map.Entry<String, JsonNode>, String> text, String none) {
+        StringJoiner j = new StringJoiner(",");
+        object.properties().forEach(e -> {
+            String t = text.apply(e);
+            if (t != null) {
+                j.add(t);
             }
-            case "#selector": {
-                StringJoiner j = new StringJoiner(",");
-                item.path("spec").path("selector").properties().forEach(e -> j.add(e.getKey() + "=" + e.getValue()
-                        .asText()));
-                return text(j.length() == 0 ? "<none>" : j.toString());
-            }
-            case "#nodeStatus": {
-                String ready = "Unknown";
-                for (JsonNode cond : item.path("status").path("conditions")) {
-                    if ("Ready".equals(cond.path("type").asText())) {
-                        ready = "True".equals(cond.path("status").asText()) ? "Ready" : "NotReady";
-                    }
-                }
-                return text(item.path("spec").path("unschedulable").asBoolean(false) ? ready + ",SchedulingDisabled"
-                        : ready);
-            }
-            case "#roles": {
-                StringJoiner j = new StringJoiner(",");
-                item.path("metadata").path("labels").properties().forEach(e -> {
-                    if (e.getKey().startsWith("node-role.kubernetes.io/")) {
-                        j.add(e.getKey().substring("node-role.kubernetes.io/".length()));
-                    }
-                });
-                return text(j.length() == 0 ? "<none>" : j.toString());
-            }
-            case "#internalIP": {
-                for (JsonNode a : item.path("status").path("addresses")) {
-                    if ("InternalIP".equals(a.path("type").asText())) {
-                        return text(a.path("address").asText());
-                    }
-                }
-                return text("<none>");
-            }
-            case "#slicePorts": {
-                StringJoiner j = new StringJoiner(",");
-                item.path("ports").forEach(p -> j.add(p.path("port").asText()));
-                return text(j.length() == 0 ? "<unset>" : j.toString());
-            }
-            case "#endpoints": {
-                StringJoiner j = new StringJoiner(",");
-                item.path("endpoints").forEach(e -> e.path("addresses").forEach(a -> j.add(a.asText())));
-                return text(j.length() == 0 ? "<unset>" : j.toString());
-            }
-            case "#involvedObject":
-                return text(item.path("involvedObject").path("kind").asText().toLowerCase(Locale.ROOT) + "/"
-                        + item.path("involvedObject").path("name").asText());
-            case "#source": {
-                String component = item.path("source").path("component").asText(
-                        item.path("reportingComponent").asText(""));
-                String host = item.path("source").path("host").asText("");
-                return text(host.isEmpty() ? component : component + ", " + host);
-            }
-            case "#lastSeen": {
-                String ts = firstText(item, "lastTimestamp", "eventTime", "firstTimestamp");
-                return text(ts == null ? "<unknown>" : age(ts, now));
-            }
-            case "#firstSeen": {
-                String ts = firstText(item, "firstTimestamp", "eventTime");
-                return text(ts == null ? "<unknown>" : age(ts, now));
-            }
-            default:
-                break;
+        });
+        return j.length() == 0 ? none : j.toString();
+    }
+
+    private static String externalIps(JsonNode item) {
+        StringJoiner j = new StringJoiner(",");
+        item.path("status").path("loadBalancer").path("ingress").forEach(i -> j.add(
+                i.hasNonNull("ip") ? i.path("ip").asText() : i.path("hostname").asText()));
+        item.path("spec").path("externalIPs").forEach(i -> j.add(i.asText()));
+        if (j.length() > 0) {
+            return j.toString();
         }
+        return "LoadBalancer".equals(item.path("spec").path("type").asText()) ? "<pending>" : "<none>";
+    }
+
+    private static String nodeStatus(JsonNode item) {
+        String ready = "Unknown";
+        for (JsonNode cond : item.path("status").path("conditions")) {
+            if ("Ready".equals(cond.path("type").asText())) {
+                ready = "True".equals(cond.path("status").asText()) ? "Ready" : "NotReady";
+            }
+        }
+        return item.path("spec").path("unschedulable").asBoolean(false) ? ready + ",SchedulingDisabled" : ready;
+    }
+
+    private static String internalIp(JsonNode item) {
+        for (JsonNode a : item.path("status").path("addresses")) {
+            if ("InternalIP".equals(a.path("type").asText())) {
+                return a.path("address").asText();
+            }
+        }
+        return "<none>";
+    }
+
+    private static String eventSource(JsonNode item) {
+        String component = item.path("source").path("component").asText(item.path("reportingComponent").asText(""));
+        String host = item.path("source").path("host").asText("");
+        return host.isEmpty() ? component : component + ", " + host;
+    }
+
+    private static String ageOr(String timestamp, Instant now) {
+        return timestamp == null ? "<unknown>" : age(timestamp, now);
+    }
+
+    /** A printer column's JSONPath: null when absent, a date as an age, several values joined by commas. */
+    private static JsonNode pathCell(JsonNode item, Column c, Instant now) {
         List<JsonNode> values = select(item, c.jsonPath());
         if (values.isEmpty() || values.stream().allMatch(JsonNode::isNull)) {
             return F.nullNode();

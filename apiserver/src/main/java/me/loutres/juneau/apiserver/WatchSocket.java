@@ -5,7 +5,7 @@ import org.eclipse.jetty.websocket.api.Session;
 
 /**
  * The WebSocket end of a watch. Public because Jetty binds its listener methods through a public lookup; what
- * the watch does once the socket is open is the caller's ({@link ApiHandler}).
+ * the watch does once the socket is open is the caller's ({@link WatchHandler}).
  */
 public final class WatchSocket implements Session.Listener.AutoDemanding {
     private final Consumer<Session> onOpen;

@@ -84,18 +84,38 @@ final class WebhookConnection implements Closeable {
         pos = 0;
         lim = 0;
         answered = false;
+        String statusLine = send(target, body);
+        int status = status(statusLine);
+        Head head = head(statusLine);
+        byte[] answer;
+        boolean keepAlive = head.keepAlive();
+        if (head.chunked()) {
+            answer = chunkedBody();
+        } else if (head.length() >= 0) {
+            if (head.length() > MAX_BODY) {
+                throw new IOException("the webhook's answer is larger than " + MAX_BODY + " bytes");
+            }
+            answer = exactly((int) head.length());
+        } else {
+            answer = untilClosed();
+            keepAlive = false;
+        }
+        return new Response(status, answer, keepAlive);
+    }
+
+    /** Writes the request and reads the status line. */
+    private String send(String target, byte[] body) throws IOException {
         byte[] head = ("POST " + target + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nContent-Type: application/json\r\n"
                 + "Accept: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         byte[] request = new byte[head.length + body.length];
         System.arraycopy(head, 0, request, 0, head.length);
         System.arraycopy(body, 0, request, head.length, body.length);
-        String statusLine;
         try {
             socket.setSoTimeout(remainingMillis());
             out.write(request); // one write: one TLS record for a review below 16 KiB
             out.flush();
-            statusLine = line();
+            return line();
         } catch (java.net.SocketTimeoutException e) {
             throw e;
         } catch (IOException e) {
@@ -105,7 +125,13 @@ final class WebhookConnection implements Closeable {
             }
             throw e;
         }
-        int status = status(statusLine);
+    }
+
+    /** What the answer's headers say about its body and the connection. */
+    private record Head(long length, boolean chunked, boolean keepAlive) {
+    }
+
+    private Head head(String statusLine) throws IOException {
         long length = -1;
         boolean chunked = false;
         boolean keepAlive = !statusLine.startsWith("HTTP/1.0");
@@ -127,25 +153,13 @@ final class WebhookConnection implements Closeable {
                 case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 case "connection" -> {
                     String v = value.toLowerCase(Locale.ROOT);
-                    keepAlive = v.contains("close") ? false : v.contains("keep-alive") || keepAlive;
+                    keepAlive = !v.contains("close") && (v.contains("keep-alive") || keepAlive);
                 }
                 default -> {
                 }
             }
         }
-        byte[] answer;
-        if (chunked) {
-            answer = chunkedBody();
-        } else if (length >= 0) {
-            if (length > MAX_BODY) {
-                throw new IOException("the webhook's answer is larger than " + MAX_BODY + " bytes");
-            }
-            answer = exactly((int) length);
-        } else {
-            answer = untilClosed();
-            keepAlive = false;
-        }
-        return new Response(status, answer, keepAlive);
+        return new Head(length, chunked, keepAlive);
     }
 
     private static int status(String statusLine) throws IOException {

@@ -35,6 +35,21 @@ class ReadsAndWatchesMockTest extends ApiServerFixture {
         return out;
     }
 
+    /** A client's mistake in a read's query is a 400 naming the parameter, never a 500. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "?limit=ten | limit: Invalid value: \"ten\"",
+            "?continue=%21%21 | continue key is not valid",
+            "?fieldSelector=spec.nothing%3Dx | spec.nothing",
+            "?watch=true&resourceVersion=abc | resourceVersion: Invalid value: \"abc\"",
+            "?watch=true&timeoutSeconds=soon | timeoutSeconds: must be an integer"})
+    void aBadReadParameterIsABadRequest(String query, String said) {
+        Reply r = get(CM + query);
+        assertThat(r.code()).as(query + " " + r.body()).isEqualTo(400);
+        assertThat(r.body().path("kind").asText()).isEqualTo("Status");
+        assertThat(r.body().path("message").asText()).contains(said);
+    }
+
     @Test
     void setBasedLabelSelectorsFilter() {
         post(CM, "{\"metadata\":{\"name\":\"sel-a\",\"labels\":{\"sel\":\"1\",\"env\":\"prod\"}}}");

@@ -2,8 +2,6 @@ package me.loutres.juneau.admission;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -60,43 +58,21 @@ public final class JsonPatch {
     }
 
     /**
-     * Applies a base64 JSONPatch of {@code add}/{@code replace} operations on object members to a copy of the tree, as
-     * the API server does before the validating webhooks run (used by offline validation).
+     * Applies a base64 JSONPatch (RFC 6902) to a copy of the tree with the library the local API server uses, as the
+     * API server does before the validating webhooks run: a path whose parent is missing fails, as it does there.
+     *
+     * @throws IllegalArgumentException when the patch is not base64 JSON or cannot be applied
      */
     public static JsonNode apply(JsonNode target, String base64Patch) {
-        JsonNode copy = target.deepCopy();
         if (base64Patch == null) {
-            return copy;
+            return target.deepCopy();
         }
         try {
             JsonNode ops = KubeObjects.mapper().readTree(Base64.getDecoder().decode(base64Patch));
-            for (JsonNode op : ops) {
-                String kind = op.path("op").asText();
-                if (!"add".equals(kind) && !"replace".equals(kind)) {
-                    throw new IllegalArgumentException("unsupported patch operation " + kind);
-                }
-                String[] parts = op.path("path").asText().substring(1).split("/", -1);
-                JsonNode node = copy;
-                for (int i = 0; i < parts.length - 1; i++) {
-                    String seg = unescape(parts[i]);
-                    JsonNode next = node.get(seg);
-                    if (next == null || next.isNull()) {
-                        next = ((ObjectNode) node).putObject(seg);
-                    }
-                    node = next;
-                }
-                if (node instanceof ArrayNode) {
-                    throw new IllegalArgumentException("array patch paths are not supported");
-                }
-                ((ObjectNode) node).set(unescape(parts[parts.length - 1]), op.get("value"));
-            }
-            return copy;
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("patch is not JSON", e);
+            return io.fabric8.zjsonpatch.JsonPatch.apply(ops, target.deepCopy());
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalArgumentException("the patch cannot be applied: " + e.getMessage(), e);
         }
     }
 
-    private static String unescape(String segment) {
-        return segment.replace("~1", "/").replace("~0", "~");
-    }
 }

@@ -29,8 +29,11 @@ public sealed interface AllocationState {
     record KeptUnusable(String vip, String pool, String reason, String message) implements AllocationState {
     }
 
-    /** The state an allocator decision means, with the message a person needs. */
-    static AllocationState of(AllocationResult result, String network) {
+    /**
+     * The state an allocator decision means, with the message a person needs: the controller's status and
+     * {@code juneau validate}'s forecast both read it from here, so they cannot disagree.
+     */
+    public static AllocationState of(AllocationResult result, String network) {
         if (result instanceof AllocationResult.Allocated a) {
             return new Allocated(Ipv4.format(a.address()), a.pool());
         }
@@ -60,7 +63,7 @@ public sealed interface AllocationState {
     }
 
     /** {@code Failed(ExternalNetworkUnavailable)} for an unusable network. */
-    static AllocationState of(NetworkResolution.Unavailable unavailable) {
+    public static AllocationState of(NetworkResolution.Unavailable unavailable) {
         return new Failed(JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, unavailable.message());
     }
 }

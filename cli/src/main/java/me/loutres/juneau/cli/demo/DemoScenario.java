@@ -51,11 +51,22 @@ public final class DemoScenario {
     private final KubernetesClient kube;
     private final ApiCalls api;
     private final PrintStream out;
+    private final boolean onTheWire;
     private final DemoReport report = new DemoReport();
     private int stepNumber;
     private static final int STEPS = 8;
 
+    /** The whole demo: the API steps, then the same VIPs on a namespace LAN (root only; else it says why not). */
     public DemoScenario(LocalStack stack, PrintStream out) {
+        this(stack, out, true);
+    }
+
+    /**
+     * @param onTheWire false leaves out the namespace-LAN steps (DemoIT checks the API steps; the wire is
+     *                  ArpFailoverIT's and BgpIT's, run once there)
+     */
+    public DemoScenario(LocalStack stack, PrintStream out, boolean onTheWire) {
+        this.onTheWire = onTheWire;
         this.stack = stack;
         this.kube = stack.api().adminClient();
         this.api = new ApiCalls(stack.api().url(), stack.api().httpClient());
@@ -89,7 +100,7 @@ public final class DemoScenario {
                 return failed(step.getKey(), "interrupted");
             }
         }
-        if (!Boolean.getBoolean(SKIP_WIRE_PROPERTY)) {
+        if (onTheWire) {
             // the same failover on a namespace LAN, as a router sees it (root only; skipped with the reason otherwise)
             ArpWireDemo wire = new ArpWireDemo(out);
             String title = "The VIP on the wire: the client's ARP table follows the move";
@@ -113,9 +124,6 @@ public final class DemoScenario {
         }
         return report;
     }
-
-    /** Set to true to leave out the wire step (tests of the scenario; ArpFailoverIT covers the wire). */
-    public static final String SKIP_WIRE_PROPERTY = "juneau.demo.skipWire";
 
     private DemoReport failed(String title, String why) {
         report.steps.add(new DemoReport.Step(title, why));

@@ -21,6 +21,8 @@ public record Outcome(ManifestObject object, String operation, boolean accepted,
     public static final String FORBIDDEN = "Forbidden";
     public static final String NOT_FOUND = "NotFound";
     public static final String BAD_REQUEST = "BadRequest";
+    /** a webhook's answer the API server cannot use (its 500): a bug of the webhook, never the manifest's */
+    public static final String INTERNAL = "InternalError";
 
     /** The line kubectl would print for a refusal. */
     public String errorLine() {
@@ -33,6 +35,7 @@ public record Outcome(ManifestObject object, String operation, boolean accepted,
                     + object.namespace() + "\" from \"" + object.file() + "\": " + message;
             case BAD_REQUEST -> "Error from server (BadRequest): " + when + object.kind() + " in version \""
                     + object.apiVersion() + "\" cannot be handled as a " + object.kind() + ": " + message;
+            case INTERNAL -> "Error from server (InternalError): " + when + "Internal error occurred: " + message;
             default -> "Error from server (Forbidden): " + when + "admission webhook \"" + webhook
                     + "\" denied the request: " + message;
         };

@@ -17,9 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import me.loutres.juneau.admission.AdmissionEngine;
+import me.loutres.juneau.admission.AdmissionChain;
 import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.admission.Endpoint;
-import me.loutres.juneau.admission.JsonPatch;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.SnapshotClusterView;
@@ -125,26 +125,22 @@ public final class Validation {
         if ("/Service".equals(groupKind)) {
             defaultTrafficPolicy(object, old);
         }
-        List<String> warnings = new ArrayList<>();
-        JsonNode current = object;
-        for (Endpoint endpoint : AdmissionRoutes.forResource(resource.get())) {
-            if (!endpoint.reach().test(current)) {
-                continue; // the webhook configuration's matchConditions keep this object away from the endpoint
-            }
-            AdmissionRequest request = request(endpoint, operation, o, namespace, current, old);
-            AdmissionResponse response = call.review(endpoint, request, view);
-            if (response.getWarnings() != null) {
-                warnings.addAll(response.getWarnings());
-            }
-            if (!Boolean.TRUE.equals(response.getAllowed())) {
-                String message = response.getStatus() == null || response.getStatus().getMessage() == null
-                        ? "denied without a message" : response.getStatus().getMessage();
-                return new Outcome(o, operation, false, true, Outcome.FORBIDDEN, endpoint.webhookName(), message, warnings, null);
-            }
-            if (response.getPatch() != null) {
-                current = JsonPatch.apply(current, response.getPatch());
-            }
+        String op = operation;
+        AdmissionChain.Outcome chain = AdmissionChain.run(AdmissionRoutes.forResource(resource.get()), object, old,
+                user, (endpoint, current) -> AdmissionChain.Answer.of(
+                        call.review(endpoint, request(endpoint, op, o, namespace, current, old), view)));
+        List<String> warnings = chain.warnings();
+        if (chain instanceof AdmissionChain.Denied d) {
+            String message = d.message().isEmpty() ? "denied without a message" : d.message();
+            return new Outcome(o, operation, false, true, Outcome.FORBIDDEN, d.endpoint().webhookName(), message,
+                    warnings, null);
         }
+        if (chain instanceof AdmissionChain.UnusablePatch u) {
+            return new Outcome(o, operation, false, true, Outcome.INTERNAL, u.endpoint().webhookName(),
+                    "webhook \"" + u.endpoint().webhookName() + "\" returned an unusable patch: " + u.problem(),
+                    warnings, null);
+        }
+        JsonNode current = ((AdmissionChain.Admitted) chain).object();
         HasMetadata admitted;
         try {
             admitted = KubeObjects.toObject(current);

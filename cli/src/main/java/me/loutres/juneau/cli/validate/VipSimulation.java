@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.AllocationRecord;
-import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.NetworkResolution;
@@ -22,6 +21,7 @@ import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.Messages;
 import me.loutres.juneau.view.ClusterView;
 
@@ -54,31 +54,27 @@ final class VipSimulation {
                 network == null ? null : view.externalNetwork(network).orElse(null),
                 name -> view.addressPool(name).orElse(null));
         if (resolution instanceof NetworkResolution.Unavailable u) {
-            return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE,
-                    null, null, network, u.message());
+            return forecast(AllocationState.of(u), network, view);
         }
         NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
         List<String> order = usable.pools().stream().map(p -> p.getMetadata().getName()).toList();
         OptionalLong ip = requested == null || requested.isEmpty() || !Ipv4.isValid(requested) ? OptionalLong.empty()
                 : OptionalLong.of(Ipv4.parse(requested));
         String owner = service.getMetadata().getNamespace() + "/" + service.getMetadata().getName();
-        AllocationResult result = allocator.allocate(owner, order, ip);
-        if (result instanceof AllocationResult.Allocated a) {
+        return forecast(AllocationState.of(allocator.allocate(owner, order, ip), network), network, view);
+    }
+
+    /** The controller's own reading of an allocation (phase, reason, message), as a forecast. */
+    private static Outcome.VipForecast forecast(AllocationState state, String network, ClusterView view) {
+        if (state instanceof AllocationState.Allocated a) {
             return withNodes(new Outcome.VipForecast(JuneauConstants.PHASE_ALLOCATED, JuneauConstants.REASON_ALLOCATED,
-                    Ipv4.format(a.address()), a.pool(), network, Messages.allocated(Ipv4.format(a.address()), a.pool())),
-                    network, view);
+                    a.vip(), a.pool(), network, Messages.allocated(a.vip(), a.pool())), network, view);
         }
-        if (result instanceof AllocationResult.Exhausted e) {
-            return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_POOL_EXHAUSTED,
-                    null, null, network, Messages.exhausted(network, e.pools()));
+        if (state instanceof AllocationState.Pending p) {
+            return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, p.reason(), null, null, network, p.message());
         }
-        if (result instanceof AllocationResult.RequestedInUse r) {
-            return new Outcome.VipForecast(JuneauConstants.PHASE_PENDING, JuneauConstants.REASON_REQUESTED_IP_IN_USE,
-                    null, null, network, Messages.requestedInUse(Ipv4.format(r.address()), r.holder()));
-        }
-        AllocationResult.RequestedOutsidePools o = (AllocationResult.RequestedOutsidePools) result;
-        return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, JuneauConstants.REASON_INVALID_CONFIG,
-                null, null, network, Messages.requestedOutside(Ipv4.format(o.address()), network, o.poolRanges()));
+        AllocationState.Failed f = (AllocationState.Failed) state;
+        return new Outcome.VipForecast(JuneauConstants.PHASE_ERROR, f.reason(), null, null, network, f.message());
     }
 
     /**

@@ -18,7 +18,7 @@ class DemoIT {
         DemoReport report;
         try (LocalStack stack = LocalStack.start(0, 0, true)) {
             assertThat(stack.awaitReady(Duration.ofSeconds(60))).as("stack ready").isTrue();
-            report = new DemoScenario(stack, new PrintStream(buffer, true, StandardCharsets.UTF_8)).play();
+            report = new DemoScenario(stack, new PrintStream(buffer, true, StandardCharsets.UTF_8), false).play();
         }
         String output = buffer.toString(StandardCharsets.UTF_8);
         assertThat(report.steps()).as(output).hasSize(8).allSatisfy(s -> assertThat(s.failure()).isNull());

@@ -159,6 +159,52 @@ class SameForecastTest {
         return vips;
     }
 
+    /**
+     * Not only the same address: the same phase and reason as the controller's status. A requested Node InternalIP
+     * can never be freed, so the controller says Error/InvalidConfig (docs/phases-and-conditions.md); a requested
+     * address another Service holds may be released, so Pending/RequestedIPInUse; a full pool Pending/PoolExhausted.
+     */
+    @Test
+    void validateForecastsTheControllersPhaseAndReason() throws Exception {
+        SnapshotClusterView view = new SnapshotClusterView(objects(STATE));
+        List<Service> services = List.of((Service) objects(service("d", "on-node-ip", "l2", "10.2.0.1")).get(0),
+                (Service) objects(service("d", "on-held", "public", "10.1.0.1")).get(0));
+        List<me.loutres.juneau.status.AllocationState> byController = new ArrayList<>();
+        AllocationBook book = new AllocationBook();
+        view.addressPools().forEach(book::syncPool);
+        book.syncNodes(view.nodes());
+        book.restore(AllocatorFeed.records(view.serviceLoadBalancers(), view.addressPools()).records());
+        VipSimulation simulation = new VipSimulation();
+        SnapshotClusterView current = view;
+        for (Service s : services) {
+            String network = s.getMetadata().getAnnotations().get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+            NetworkResolution.Usable usable = (NetworkResolution.Usable) NetworkResolver.resolve(network,
+                    view.externalNetwork(network).orElse(null), n -> view.addressPool(n).orElse(null));
+            AllocationResult r = book.allocate(s.getMetadata().getNamespace() + "/" + s.getMetadata().getName(),
+                    usable.pools().stream().map(p -> p.getMetadata().getName()).toList(), OptionalLong.of(Ipv4.parse(
+                            s.getMetadata().getAnnotations().get(JuneauConstants.ANNOTATION_REQUESTED_IP))));
+            me.loutres.juneau.status.AllocationState state = me.loutres.juneau.status.AllocationState.of(r, network);
+            current = current.with(s);
+            Outcome.VipForecast f = simulation.allocate(s, current);
+            if (state instanceof me.loutres.juneau.status.AllocationState.Failed failed) {
+                assertThat(f.phase()).isEqualTo(JuneauConstants.PHASE_ERROR);
+                assertThat(f.reason()).isEqualTo(failed.reason());
+                assertThat(f.message()).isEqualTo(failed.message());
+            } else {
+                me.loutres.juneau.status.AllocationState.Pending pending =
+                        (me.loutres.juneau.status.AllocationState.Pending) state;
+                assertThat(f.phase()).isEqualTo(JuneauConstants.PHASE_PENDING);
+                assertThat(f.reason()).isEqualTo(pending.reason());
+                assertThat(f.message()).isEqualTo(pending.message());
+            }
+            byController.add(state);
+        }
+        assertThat(byController.get(0)).isInstanceOfSatisfying(me.loutres.juneau.status.AllocationState.Failed.class,
+                f -> assertThat(f.reason()).isEqualTo(JuneauConstants.REASON_INVALID_CONFIG));
+        assertThat(byController.get(1)).isInstanceOfSatisfying(me.loutres.juneau.status.AllocationState.Pending.class,
+                p -> assertThat(p.reason()).isEqualTo(JuneauConstants.REASON_REQUESTED_IP_IN_USE));
+    }
+
     @Test
     void controllerValidateAndPlanForecastTheSameAddresses() throws Exception {
         List<HasMetadata> state = objects(STATE);

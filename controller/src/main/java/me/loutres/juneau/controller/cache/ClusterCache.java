@@ -138,11 +138,6 @@ public final class ClusterCache implements AutoCloseable {
         return checks.problem(o);
     }
 
-    /** How many object versions were checked (serialized once each) so far. */
-    public long readChecks() {
-        return checks.checks();
-    }
-
     public RecentWrites<Service> recentServices() {
         return serviceWrites;
     }
@@ -368,10 +363,6 @@ public final class ClusterCache implements AutoCloseable {
         }
         Map<String, String> l = n.getMetadata().getLabels();
         return l == null ? Map.of() : l;
-    }
-
-    public boolean nodeExists(String name) {
-        return name != null && nodes.getStore().getByKey(name) != null;
     }
 
     @Override

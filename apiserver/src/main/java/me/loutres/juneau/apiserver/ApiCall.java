@@ -1,0 +1,84 @@
+package me.loutres.juneau.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * One parsed request of the local API server: its method, decoded path, query, the caller and the Jetty request it
+ * came from; reads the body as kube-apiserver does (at most 3 MiB; JSON or YAML; a clear 4xx otherwise).
+ */
+record ApiCall(String method, String path, Fields query, UserInfo user, Request request) {
+    static final String JSON = "application/json";
+    private static final int MAX_BODY = 3 * 1024 * 1024;
+
+    String param(String name) {
+        Fields.Field f = query.get(name);
+        return f == null ? null : f.getValue();
+    }
+
+    String header(HttpHeader header) {
+        return request.getHeaders().get(header);
+    }
+
+    /** Whether the client asked for the given {@code as=...} rendering (Table, PartialObjectMetadata...). */
+    boolean accepts(String rendering) {
+        return String.valueOf(header(HttpHeader.ACCEPT)).contains(rendering);
+    }
+
+    /** kube-apiserver answers 406 to an Accept it cannot serve (protobuf, for instance). */
+    void checkAccept() throws ApiException {
+        String accept = header(HttpHeader.ACCEPT);
+        if (accept == null || accept.isBlank()) {
+            return;
+        }
+        for (String a : accept.split(",")) {
+            String media = a.split(";")[0].trim();
+            if (media.equals(JSON) || media.equals("*/*") || media.equals("application/*")
+                    || media.equals("application/yaml") || media.equals("application/json-seq")) {
+                return;
+            }
+        }
+        throw ApiException.notAcceptable("application/json, application/yaml");
+    }
+
+    byte[] rawBody() throws ApiException, IOException {
+        InputStream in = Content.Source.asInputStream(request);
+        byte[] bytes = in.readNBytes(MAX_BODY + 1);
+        if (bytes.length > MAX_BODY) {
+            throw ApiException.tooLarge("the request body is larger than 3 MiB");
+        }
+        return bytes;
+    }
+
+    /** The body as JSON (sent as JSON or YAML); null when optional and empty. */
+    JsonNode body(boolean optional) throws ApiException, IOException {
+        byte[] bytes = rawBody();
+        if (bytes.length == 0) {
+            if (optional) {
+                return null;
+            }
+            throw ApiException.badRequest("the request has no body");
+        }
+        String type = header(HttpHeader.CONTENT_TYPE);
+        String media = type == null ? JSON : type.split(";")[0].trim().toLowerCase(Locale.ROOT);
+        try {
+            if (media.equals(JSON) || media.equals("*/*")) {
+                return Json.MAPPER.readTree(bytes);
+            }
+            if (media.equals("application/yaml")) {
+                return Json.YAML.readTree(bytes);
+            }
+        } catch (IOException e) {
+            throw ApiException.badRequest("the body of the request cannot be decoded: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        }
+        throw ApiException.unsupportedMediaType("application/json, application/yaml");
+    }
+}

@@ -1,0 +1,70 @@
+package me.loutres.juneau.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/** How the local API server writes an answer: JSON, the admission warnings as {@code Warning} headers. */
+final class Responses {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Responses() {
+    }
+
+    static boolean sendOk(Response response, Callback callback, JsonNode body, List<String> warnings) {
+        send(response, callback, 200, body, warnings);
+        return true;
+    }
+
+    static void send(Response response, Callback callback, int code, JsonNode body, List<String> warnings) {
+        byte[] bytes;
+        try {
+            bytes = Json.MAPPER.writeValueAsBytes(body);
+        } catch (IOException e) {
+            bytes = "{}".getBytes(StandardCharsets.UTF_8);
+        }
+        response.setStatus(code);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, ApiCall.JSON);
+        for (String w : warnings) {
+            response.getHeaders().add("Warning", "299 - \"" + w.replace("\"", "'").replace("\n", " ") + "\"");
+        }
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    static void sendText(Response response, Callback callback, String text) {
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+    }
+
+    /** One object, rendered as the GET asked: the object, a Table of one row, or its metadata only. */
+    static void sendObject(ApiCall call, ResourceType type, ObjectNode o, int code, Response response,
+            Callback callback, List<String> warnings) {
+        boolean get = call.method().equals("GET");
+        if (get && call.accepts("as=Table")) {
+            send(response, callback, code, TableConverter.toTable(type, List.of(o), Json.rv(o), Instant.now(), true),
+                    warnings);
+        } else if (get && call.accepts("as=PartialObjectMetadata")) {
+            send(response, callback, code, partial(o), warnings);
+        } else {
+            send(response, callback, code, o, warnings);
+        }
+    }
+
+    static ObjectNode partial(ObjectNode o) {
+        ObjectNode p = F.objectNode();
+        p.put("kind", "PartialObjectMetadata");
+        p.put("apiVersion", "meta.k8s.io/v1");
+        p.set("metadata", o.path("metadata"));
+        return p;
+    }
+}
