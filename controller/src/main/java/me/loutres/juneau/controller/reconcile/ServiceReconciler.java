@@ -174,6 +174,10 @@ public final class ServiceReconciler {
             for (PlannedEvent e : plan.events()) {
                 count(e, plan.status());
                 events.record(term, svc, e.type(), e.reason(), e.message());
+                if (JuneauConstants.EVENT_IP_ALLOCATED.equals(e.reason())) {
+                    // this term said it: nothing to say again after the takeover (one event write per allocation)
+                    announcedInThisTerm(term).add(key);
+                }
             }
             if (plan.arpNodeChanged()) {
                 metrics.arpNodeChanged();
@@ -272,13 +276,8 @@ public final class ServiceReconciler {
      * its content, so the recorder looks for it by name (with and without the ARP node, which the first message
      * names only when the endpoints came first) and only records it when neither is. Older allocations cost nothing.
      */
-    private void announceAgainAfterTakeover(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb) {
-        ServiceLoadBalancerStatus st = slb.getStatus();
-        Condition allocated = condition(st, JuneauConstants.CONDITION_ALLOCATED);
-        if (st == null || st.getVip() == null || allocated == null || !"True".equals(allocated.getStatus())
-                || allocated.getLastTransitionTime() == null) {
-            return;
-        }
+    /** The Services whose allocation this term has announced (or looked at), cleared when a new term starts. */
+    private Set<ServiceKey> announcedInThisTerm(Term term) {
         if (announcedTerm != term.number()) {
             synchronized (announced) {
                 if (announcedTerm != term.number()) {
@@ -288,7 +287,17 @@ public final class ServiceReconciler {
                 }
             }
         }
-        if (!announced.add(key)) {
+        return announced;
+    }
+
+    private void announceAgainAfterTakeover(Term term, ServiceKey key, Service svc, ServiceLoadBalancer slb) {
+        ServiceLoadBalancerStatus st = slb.getStatus();
+        Condition allocated = condition(st, JuneauConstants.CONDITION_ALLOCATED);
+        if (st == null || st.getVip() == null || allocated == null || !"True".equals(allocated.getStatus())
+                || allocated.getLastTransitionTime() == null) {
+            return;
+        }
+        if (!announcedInThisTerm(term).add(key)) {
             return;
         }
         java.time.Instant at;
