@@ -12,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import me.loutres.juneau.allocation.ClusterRangeOverlaps;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
+import me.loutres.juneau.controller.JuneauController;
+import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
+import me.loutres.juneau.controller.testing.TestDispatcher;
+import me.loutres.juneau.testing.Eventually;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.status.PoolConditions;
 import org.junit.jupiter.api.Test;
@@ -119,6 +123,31 @@ class PoolOverlapMockTest extends ScenarioBase {
             assertThat(status("in-kubernetes", "waits").getPhase()).isEqualTo("Pending");
             assertThat(status("in-kubernetes", "waits").getVip()).isNull();
         });
+    }
+
+    @Test
+    void anApiServerWithoutServiceCidrsLeavesTheControllerReadyAndThePodCidrsStillReserved() {
+        // Kubernetes before 1.33: no ServiceCIDR kind; the controller says so once and is not stuck unready
+        TestDispatcher old = new TestDispatcher();
+        old.notServed("/servicecidrs");
+        try (MockCluster c = new MockCluster(old)) {
+            c.pool("old-pool", "bgp", "10.215.0.0/29");
+            c.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("old-1").endMetadata()
+                    .withNewSpec().withPodCIDRs("10.215.0.0/30").endSpec().build()).create();
+            c.network("old-net", "bgp", "old-pool");
+            JuneauController ctl = c.startController("controller-without-servicecidrs");
+            Eventually.until("leads without ServiceCIDRs", ctl::isLeader);
+            c.service("old", "web", "old-net");
+            eventually(() -> {
+                assertThat(ctl.isReady()).isTrue();
+                assertThat(ctl.isHealthy()).isTrue();
+                assertThat(c.slb("old", "web").getStatus().getVip()).isEqualTo("10.215.0.4");
+                assertThat(c.getPool("old-pool").getStatus().getConditions())
+                        .anySatisfy(cond -> assertThat(cond.getMessage()).contains("Node old-1 podCIDR 10.215.0.0/30"));
+            });
+            assertThat(old.requests()).anyMatch(r -> r.path().contains("/servicecidrs")
+                    && MockCluster.CONTROLLER_AGENT.equals(r.userAgent()));
+        }
     }
 
     /** Creates {@code n} Services on the network and returns the VIPs they got once all who can have one. */
