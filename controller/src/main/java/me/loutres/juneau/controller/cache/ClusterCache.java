@@ -38,6 +38,8 @@ import me.loutres.juneau.view.ViewKeys;
  * that turn a change of one object into exactly the Service keys it affects.
  */
 public final class ClusterCache implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterCache.class);
+
     /** Services by the ExternalNetwork named in their annotation. */
     public static final String BY_NETWORK = "network";
     /** ExternalNetworks by each AddressPool they list. */
@@ -145,8 +147,6 @@ public final class ClusterCache implements AutoCloseable {
         forgetCheckOnDelete(arps);
     }
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterCache.class);
-
     private static boolean notServed(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
@@ -168,18 +168,24 @@ public final class ClusterCache implements AutoCloseable {
                 onUpdate(null, obj);
             }
 
+            // Nodes and ServiceCIDRs arrive on different threads: one change at a time, so the list written last
+            // is never one read before the other's change
             @Override
             public void onUpdate(T oldObj, T newObj) {
                 List<RangeIndex.Hit<LearntRange>> hits = ranges.apply(newObj);
-                if (learnt.replace(prefix + ViewKeys.key(newObj), hits)) {
-                    changed(oldObj == null ? hits : concat(ranges.apply(oldObj), hits));
+                synchronized (learnt) {
+                    if (learnt.replace(prefix + ViewKeys.key(newObj), hits)) {
+                        changed(oldObj == null ? hits : concat(ranges.apply(oldObj), hits));
+                    }
                 }
             }
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                if (learnt.remove(prefix + ViewKeys.key(obj))) {
-                    changed(ranges.apply(obj));
+                synchronized (learnt) {
+                    if (learnt.remove(prefix + ViewKeys.key(obj))) {
+                        changed(ranges.apply(obj));
+                    }
                 }
             }
 
