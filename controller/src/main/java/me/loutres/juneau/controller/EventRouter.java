@@ -126,6 +126,15 @@ final class EventRouter {
                 onLease(l, null);
             }
         });
+        // a ServiceCIDR or a Node's podCIDR came or went: the pools sharing an address with it reserve or free those
+        // addresses and say so (docs/allocation.md, "Pools overlapping the cluster's ranges"); told after the cache
+        // holds the new ranges
+        cache.onLearntRangesChanged(ranges -> {
+            lastEventNanos = System.nanoTime();
+            if (leading.getAsBoolean()) {
+                poolsOverlapping(ranges);
+            }
+        });
         cache.onNodes(handler(null, (o, n) -> {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
@@ -142,6 +151,17 @@ final class EventRouter {
                 }
             }
         }));
+    }
+
+    /** The pools with a usable address in one of the ranges (pools are few; their entries parse quickly). */
+    private void poolsOverlapping(List<me.loutres.juneau.ip.AddressRange> ranges) {
+        for (AddressPool p : cache.pools()) {
+            boolean hit = me.loutres.juneau.allocation.AllocatorFeed.pool(p).entries().stream()
+                    .anyMatch(e -> ranges.stream().anyMatch(r -> e.usable().overlaps(r)));
+            if (hit) {
+                requeue.pool(p.getMetadata().getName());
+            }
+        }
     }
 
     private void allPools() {

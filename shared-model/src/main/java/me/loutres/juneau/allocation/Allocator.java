@@ -40,11 +40,17 @@ import me.loutres.juneau.ip.PoolEntry;
  * <p>Counts per pool ({@link #usage}): {@code allocated} = held addresses inside the pool's usable ranges (an
  * address held in the overlap of two pools counts for the pool its record names, and as held-by-another-pool in
  * the other);
- * {@code total} = usable addresses minus the excluded node addresses (arp pools only) that nobody holds, i.e. the
- * addresses a Service can hold; {@code free} = {@code total - allocated} = what {@link #allocate} can still hand
- * out. An excluded address that a Service already held (restored before the node took it) stays held and counts
- * as allocated until released. Excluded addresses never reduce bgp pools (docs/allocation.md: the exclusion exists because an
+ * {@code total} = usable addresses minus the excluded node addresses (arp pools only) and minus the addresses of
+ * reserved ranges (every pool) that nobody holds, i.e. the addresses a Service can hold; {@code free} =
+ * {@code total - allocated} = what {@link #allocate} can still hand out. An excluded or reserved address that a
+ * Service already held (restored before the node or the range appeared) stays held and counts as allocated until
+ * released. Excluded addresses never reduce bgp pools (docs/allocation.md: the exclusion exists because an
  * ARPAdvertisement for a node's own address would be refused).
+ *
+ * <p>Reserved ranges ({@link #setReservedRanges}) are the ranges the cluster says it uses (ServiceCIDRs, Nodes'
+ * podCIDRs) learnt after a pool that overlaps them was stored (docs/allocation.md, "Pools overlapping the
+ * cluster's ranges"). They are ranges, not address sets: a /12 costs one interval. An address both excluded and
+ * reserved counts once, as reserved.
  *
  * <p>Thread-safe: every public method is synchronized.
  */
@@ -53,10 +59,15 @@ public final class Allocator {
     /** {@link AllocationResult.RequestedInUse#holder()} when a requested arp address is a Node's InternalIP. */
     public static final String NODE_ADDRESS_HOLDER = "a Node (it is that Node's InternalIP)";
 
+    /** {@link AllocationResult.RequestedInUse#holder()} when a requested address lies in a reserved range. */
+    public static final String CLUSTER_RANGE_HOLDER = "the cluster network (a ServiceCIDR or a Node's podCIDR)";
+
     private final Map<String, PoolState> pools = new LinkedHashMap<>();
     private final Map<String, AllocationRecord> byOwner = new HashMap<>();
     private final TreeMap<Long, String> holderByAddress = new TreeMap<>();
     private TreeSet<Long> excluded = new TreeSet<>();
+    /** Reserved ranges, first -> last, disjoint and merged. */
+    private TreeMap<Long, Long> reserved = new TreeMap<>();
     private List<AllocationConflict> lastConflicts = List.of();
 
     public Allocator() {
@@ -98,8 +109,9 @@ public final class Allocator {
                 }
             }
         }
+        // a reserved address is out of the free set whether or not it is excluded: its counts do not move
         for (Long a : excluded) {
-            if (!next.contains(a) && !holderByAddress.containsKey(a)) {
+            if (!next.contains(a) && !holderByAddress.containsKey(a) && !isReserved(a)) {
                 for (PoolState p : pools.values()) {
                     Piece piece = p.arp() ? p.pieceOf(a) : null;
                     if (piece != null) {
@@ -110,7 +122,7 @@ public final class Allocator {
             }
         }
         for (Long a : next) {
-            if (!excluded.contains(a) && !holderByAddress.containsKey(a)) {
+            if (!excluded.contains(a) && !holderByAddress.containsKey(a) && !isReserved(a)) {
                 for (PoolState p : pools.values()) {
                     Piece piece = p.arp() ? p.pieceOf(a) : null;
                     if (piece != null && piece.entry.free.take(a)) {
@@ -120,6 +132,129 @@ public final class Allocator {
             }
         }
         excluded = next;
+    }
+
+    /**
+     * The ranges the cluster uses (ServiceCIDRs, Nodes' podCIDRs): never handed out from any pool. Replaces the
+     * previous set; a pool whose share of the reserved ranges changed has its free addresses rebuilt (held addresses
+     * stay held), the others are untouched. Ranges change when a Node joins or leaves or a ServiceCIDR changes.
+     */
+    public synchronized void setReservedRanges(Collection<AddressRange> ranges) {
+        TreeMap<Long, Long> next = merge(ranges);
+        if (next.equals(reserved)) {
+            return;
+        }
+        TreeMap<Long, Long> before = reserved;
+        reserved = next;
+        for (PoolState p : pools.values()) {
+            if (!within(before, p).equals(within(next, p))) {
+                rebuild(p);
+            }
+        }
+    }
+
+    /** Addresses of the pool in a reserved range that nobody holds: neither free nor counted in its total. */
+    public synchronized long reservedCount(String pool) {
+        PoolState p = pools.get(pool);
+        return p == null ? 0 : p.reservedFree;
+    }
+
+    /**
+     * The allocations inside the reserved part of the pool: VIPs held before their range was learnt. They stay held
+     * (taking a live VIP back would cut its traffic); the caller reports them.
+     */
+    public synchronized List<AllocationRecord> heldInReserved(String pool) {
+        PoolState p = pools.get(pool);
+        List<AllocationRecord> out = new ArrayList<>();
+        if (p == null) {
+            return out;
+        }
+        for (AddressRange r : within(reserved, p)) {
+            for (String owner : holderByAddress.subMap(r.first(), true, r.last(), true).values()) {
+                AllocationRecord rec = byOwner.get(owner);
+                if (rec != null) {
+                    out.add(rec);
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean isReserved(long address) {
+        Map.Entry<Long, Long> e = reserved.floorEntry(address);
+        return e != null && e.getValue() >= address;
+    }
+
+    private static TreeMap<Long, Long> merge(Collection<AddressRange> ranges) {
+        List<AddressRange> sorted = new ArrayList<>();
+        if (ranges != null) {
+            for (AddressRange r : ranges) {
+                if (r != null) {
+                    sorted.add(r);
+                }
+            }
+        }
+        sorted.sort(null);
+        TreeMap<Long, Long> out = new TreeMap<>();
+        long first = -1;
+        long last = -2;
+        for (AddressRange r : sorted) {
+            if (r.first() <= last + 1) {
+                last = Math.max(last, r.last());
+                continue;
+            }
+            if (first >= 0) {
+                out.put(first, last);
+            }
+            first = r.first();
+            last = r.last();
+        }
+        if (first >= 0) {
+            out.put(first, last);
+        }
+        return out;
+    }
+
+    /** The parts of {@code ranges} inside the pool's usable pieces, in order. */
+    private static List<AddressRange> within(TreeMap<Long, Long> ranges, PoolState p) {
+        List<AddressRange> out = new ArrayList<>();
+        if (ranges.isEmpty()) {
+            return out;
+        }
+        for (Piece piece : p.pieces.values()) {
+            out.addAll(clip(ranges, piece.first, piece.last));
+        }
+        return out;
+    }
+
+    private static List<AddressRange> clip(TreeMap<Long, Long> ranges, long first, long last) {
+        List<AddressRange> out = new ArrayList<>();
+        if (ranges.isEmpty()) {
+            return out;
+        }
+        Map.Entry<Long, Long> below = ranges.floorEntry(first);
+        long from = below != null && below.getValue() >= first ? below.getKey() : first;
+        for (Map.Entry<Long, Long> r : ranges.subMap(from, true, last, true).entrySet()) {
+            long lo = Math.max(first, r.getKey());
+            long hi = Math.min(last, r.getValue());
+            if (lo <= hi) {
+                out.add(new AddressRange(lo, hi));
+            }
+        }
+        return out;
+    }
+
+    /** Recomputes the pool's free addresses and counts from its pieces, the held, excluded and reserved addresses. */
+    private void rebuild(PoolState p) {
+        p.held = 0;
+        p.excludedFree = 0;
+        p.reservedFree = 0;
+        for (EntryState es : p.entryStates) {
+            es.free.clear();
+        }
+        for (Piece piece : p.pieces.values()) {
+            fillPiece(p, piece.entry, piece.first, piece.last);
+        }
     }
 
     /**
@@ -168,6 +303,9 @@ public final class Allocator {
         if (holder != null) {
             return new AllocationResult.RequestedInUse(address, holder);
         }
+        if (isReserved(address)) {
+            return new AllocationResult.RequestedInUse(address, CLUSTER_RANGE_HOLDER);
+        }
         if (home.arp() && excluded.contains(address)) {
             return new AllocationResult.RequestedInUse(address, NODE_ADDRESS_HOLDER);
         }
@@ -186,7 +324,9 @@ public final class Allocator {
             Piece piece = p.pieceOf(r.address());
             if (piece != null) {
                 p.held--;
-                if (p.arp() && excluded.contains(r.address())) {
+                if (isReserved(r.address())) {
+                    p.reservedFree++;
+                } else if (p.arp() && excluded.contains(r.address())) {
                     p.excludedFree++;
                 } else {
                     piece.entry.free.give(r.address());
@@ -338,8 +478,12 @@ public final class Allocator {
         for (PoolState p : pools.values()) {
             Piece piece = p.pieceOf(r.address());
             if (piece != null) {
-                if (!piece.entry.free.take(r.address()) && p.arp() && excluded.contains(r.address())) {
-                    p.excludedFree--;
+                if (!piece.entry.free.take(r.address())) {
+                    if (isReserved(r.address())) {
+                        p.reservedFree--;
+                    } else if (p.arp() && excluded.contains(r.address())) {
+                        p.excludedFree--;
+                    }
                 }
                 p.held++;
             }
@@ -378,7 +522,28 @@ public final class Allocator {
     private void addPiece(PoolState p, EntryState es, long first, long last) {
         p.pieces.put(first, new Piece(es, first, last));
         p.usable += last - first + 1;
-        // free = piece minus held minus (arp) excluded, built in one ordered pass over the blocked addresses
+        fillPiece(p, es, first, last);
+    }
+
+    /** The piece's reserved parts count as held or reserved; the rest is filled address by address. */
+    private void fillPiece(PoolState p, EntryState es, long first, long last) {
+        long cursor = first;
+        for (AddressRange r : clip(reserved, first, last)) {
+            if (r.first() > cursor) {
+                fillOpen(p, es, cursor, r.first() - 1);
+            }
+            int heldInside = holderByAddress.subMap(r.first(), true, r.last(), true).size();
+            p.held += heldInside;
+            p.reservedFree += r.size() - heldInside;
+            cursor = r.last() + 1;
+        }
+        if (cursor <= last) {
+            fillOpen(p, es, cursor, last);
+        }
+    }
+
+    private void fillOpen(PoolState p, EntryState es, long first, long last) {
+        // free = part minus held minus (arp) excluded, built in one ordered pass over the blocked addresses
         Iterator<Long> held = holderByAddress.subMap(first, true, last, true).keySet().iterator();
         NavigableSet<Long> ex = p.arp() ? excluded.subSet(first, true, last, true) : new TreeSet<>();
         Iterator<Long> exIt = ex.iterator();
@@ -433,6 +598,8 @@ public final class Allocator {
         long usable;
         long held;
         long excludedFree;
+        /** Unheld addresses inside reserved ranges. */
+        long reservedFree;
 
         PoolState(String name, String mode) {
             this.name = name;
@@ -453,7 +620,7 @@ public final class Allocator {
         }
 
         PoolUsage usage(long heldElsewhere) {
-            return new PoolUsage(name, usable - excludedFree, held - heldElsewhere, heldElsewhere);
+            return new PoolUsage(name, usable - excludedFree - reservedFree, held - heldElsewhere, heldElsewhere);
         }
 
         boolean overlaps(PoolState other) {

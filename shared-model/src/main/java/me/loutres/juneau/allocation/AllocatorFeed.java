@@ -1,6 +1,7 @@
 package me.loutres.juneau.allocation;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -9,10 +10,12 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.NodeInternalIps;
+import me.loutres.juneau.view.ViewKeys;
 
 /**
  * The one way the {@link Allocator} is fed from cluster objects, so the controller, {@code juneau validate} and
@@ -25,6 +28,7 @@ import me.loutres.juneau.view.NodeInternalIps;
  *       nothing new is handed out from a pool nobody can fully read — the same in the controller, {@code validate}
  *       and {@code plan};</li>
  *   <li>{@link #nodeAddresses}: Node InternalIPs ({@link NodeInternalIps}), never handed out from arp pools;</li>
+ *   <li>{@link #learntRanges}: the ServiceCIDRs and the Nodes' podCIDRs, never handed out from any pool;</li>
  *   <li>{@link #records}: the allocation records of truth ({@code status.vip} + {@code status.addressPool}), oldest
  *       ServiceLoadBalancer first (creationTimestamp, then namespace/name; one without a timestamp counts as the
  *       newest), so the oldest keeps an address two records claim.</li>
@@ -146,13 +150,39 @@ public final class AllocatorFeed {
     /** An allocator holding every pool, the node addresses and the records, as the controller has it after restore. */
     public static Allocator allocator(Collection<AddressPool> pools, Collection<Node> nodes,
             Collection<ServiceLoadBalancer> slbs) {
+        return allocator(pools, nodes, List.of(), slbs);
+    }
+
+    /**
+     * As {@link #allocator(Collection, Collection, Collection)}, with the ranges the cluster says it uses reserved as
+     * the controller reserves them: the ServiceCIDRs and the Nodes' podCIDRs ({@link #learntRanges}).
+     */
+    public static Allocator allocator(Collection<AddressPool> pools, Collection<Node> nodes,
+            Collection<ServiceCIDR> serviceCidrs, Collection<ServiceLoadBalancer> slbs) {
         Allocator allocator = new Allocator();
         for (AddressPool p : pools) {
             pool(p).into(allocator);
         }
         allocator.setExcludedAddresses(nodeAddresses(nodes));
+        allocator.setReservedRanges(learntRanges(nodes, serviceCidrs));
         allocator.restore(records(slbs, pools).records());
         return allocator;
+    }
+
+    /**
+     * The IPv4 ranges of the ServiceCIDRs' {@code spec.cidrs} and the Nodes' podCIDRs (the shared reader, as the
+     * webhook and the controller read them): never handed out from any pool (docs/allocation.md, "Pools
+     * overlapping the cluster's ranges").
+     */
+    public static List<AddressRange> learntRanges(Collection<Node> nodes, Collection<ServiceCIDR> serviceCidrs) {
+        List<AddressRange> out = new ArrayList<>();
+        for (Node n : nodes) {
+            ViewKeys.podCidrs(n).forEach(h -> out.add(h.range()));
+        }
+        for (ServiceCIDR c : serviceCidrs) {
+            ViewKeys.serviceCidrs(c).forEach(h -> out.add(h.range()));
+        }
+        return out;
     }
 
     /** namespace/name, the allocator's owner key. */

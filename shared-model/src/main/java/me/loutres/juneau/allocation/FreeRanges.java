@@ -88,6 +88,11 @@ final class FreeRanges {
         return true;
     }
 
+    void clear() {
+        ranges.clear();
+        size = 0;
+    }
+
     long size() {
         return size;
     }

@@ -40,8 +40,10 @@ public sealed interface AllocationState {
         if (result instanceof AllocationResult.Exhausted e) {
             return new Pending(JuneauConstants.REASON_POOL_EXHAUSTED, Messages.exhausted(network, e.pools()));
         }
-        if (result instanceof AllocationResult.RequestedInUse u && Allocator.NODE_ADDRESS_HOLDER.equals(u.holder())) {
-            // no release will ever free it: a configuration mistake, not a wait (docs/admission.md rule 5)
+        if (result instanceof AllocationResult.RequestedInUse u && (Allocator.NODE_ADDRESS_HOLDER.equals(u.holder())
+                || Allocator.CLUSTER_RANGE_HOLDER.equals(u.holder()))) {
+            // no release will ever free it: a configuration mistake, not a wait (docs/admission.md rule 5; a range
+            // the cluster uses, docs/allocation.md "Pools overlapping the cluster's ranges")
             return new Failed(JuneauConstants.REASON_INVALID_CONFIG,
                     Messages.requestedInUse(Ipv4.format(u.address()), u.holder()));
         }

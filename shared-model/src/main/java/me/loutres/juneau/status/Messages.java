@@ -40,6 +40,11 @@ public final class Messages {
             return "requested IP " + ip + " is the InternalIP of a Node and cannot be announced by ARP; set annotation "
                     + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address, or remove it";
         }
+        if (Allocator.CLUSTER_RANGE_HOLDER.equals(holder)) {
+            return "requested IP " + ip + " lies in a range the cluster network uses (a ServiceCIDR or a Node's "
+                    + "podCIDR; condition Overlap of the AddressPool names it) and is never handed out; set annotation "
+                    + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address, or remove it";
+        }
         return "requested IP " + ip + " is already the VIP of Service " + holder + "; set annotation "
                 + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address or remove it, or delete Service "
                 + holder + " (this Service gets the address as soon as it is released)";

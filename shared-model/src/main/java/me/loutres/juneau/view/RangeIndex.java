@@ -24,23 +24,38 @@ public final class RangeIndex<V> {
     // the widest range ever indexed: never shrunk on removal, so it stays a correct (if loose) bound for queries
     private long widest;
 
-    /** The owner's ranges become exactly {@code hits} (none: the owner is removed). */
-    public synchronized void replace(String owner, List<Hit<V>> hits) {
+    /**
+     * The owner's ranges become exactly {@code hits} (none: the owner is removed); false when they already were (a
+     * Node's status update that left its podCIDRs alone, for instance).
+     */
+    public synchronized boolean replace(String owner, List<Hit<V>> hits) {
+        if (hits.equals(byOwner.getOrDefault(owner, List.of()))) {
+            return false;
+        }
         remove(owner);
         if (hits.isEmpty()) {
-            return;
+            return true;
         }
         byOwner.put(owner, List.copyOf(hits));
         for (Hit<V> hit : hits) {
             byFirst.computeIfAbsent(hit.range().first(), f -> new ArrayList<>(1)).add(hit);
             widest = Math.max(widest, hit.range().last() - hit.range().first());
         }
+        return true;
     }
 
-    public synchronized void remove(String owner) {
+    /** Every indexed range, by first address. */
+    public synchronized List<Hit<V>> all() {
+        List<Hit<V>> out = new ArrayList<>();
+        byFirst.values().forEach(out::addAll);
+        return out;
+    }
+
+    /** Removes the owner's ranges; false when it had none. */
+    public synchronized boolean remove(String owner) {
         List<Hit<V>> old = byOwner.remove(owner);
         if (old == null) {
-            return;
+            return false;
         }
         for (Hit<V> hit : old) {
             List<Hit<V>> at = byFirst.get(hit.range().first());
@@ -49,6 +64,7 @@ public final class RangeIndex<V> {
                 byFirst.remove(hit.range().first());
             }
         }
+        return true;
     }
 
     /** Every indexed range sharing an address with {@code range}, by first address. */

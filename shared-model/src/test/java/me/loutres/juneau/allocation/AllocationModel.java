@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.PoolEntry;
 
 /**
@@ -30,6 +31,7 @@ final class AllocationModel {
     final Map<String, AllocationRecord> byOwner = new HashMap<>();
     final Map<Long, String> holder = new HashMap<>();
     Set<Long> excluded = new TreeSet<>();
+    List<AddressRange> reserved = List.of();
 
     void upsertPool(String name, String mode, List<PoolEntry> entries) {
         pools.put(name, new Pool(mode, List.copyOf(entries)));
@@ -41,6 +43,14 @@ final class AllocationModel {
 
     void setExcluded(Set<Long> addrs) {
         excluded = new TreeSet<>(addrs);
+    }
+
+    void setReserved(List<AddressRange> ranges) {
+        reserved = List.copyOf(ranges);
+    }
+
+    boolean reserved(long a) {
+        return reserved.stream().anyMatch(r -> r.contains(a));
     }
 
     AllocationResult allocate(String owner, List<String> order, OptionalLong requested) {
@@ -64,6 +74,9 @@ final class AllocationModel {
             if (holder.containsKey(a)) {
                 return new AllocationResult.RequestedInUse(a, holder.get(a));
             }
+            if (reserved(a)) {
+                return new AllocationResult.RequestedInUse(a, Allocator.CLUSTER_RANGE_HOLDER);
+            }
             if (pools.get(home).arp() && excluded.contains(a)) {
                 return new AllocationResult.RequestedInUse(a, Allocator.NODE_ADDRESS_HOLDER);
             }
@@ -74,7 +87,7 @@ final class AllocationModel {
             Pool p = pools.get(n);
             for (PoolEntry e : p.entries()) {
                 for (long a = e.usable().first(); a <= e.usable().last(); a++) {
-                    if (!holder.containsKey(a) && !(p.arp() && excluded.contains(a))) {
+                    if (!holder.containsKey(a) && !reserved(a) && !(p.arp() && excluded.contains(a))) {
                         hold(new AllocationRecord(owner, n, a));
                         return new AllocationResult.Allocated(n, a);
                     }
@@ -117,9 +130,24 @@ final class AllocationModel {
             Pool home = pools.get(r.pool());
             return !r.pool().equals(name) && home != null && home.usable(a);
         }).count();
-        long excludedFree = p.arp() ? union.stream().filter(a -> excluded.contains(a) && !holder.containsKey(a)).count()
-                : 0;
-        return new PoolUsage(name, union.size() - excludedFree, held - elsewhere, elsewhere);
+        long reservedFree = union.stream().filter(a -> reserved(a) && !holder.containsKey(a)).count();
+        long excludedFree = p.arp() ? union.stream().filter(a -> excluded.contains(a) && !holder.containsKey(a)
+                && !reserved(a)).count() : 0;
+        return new PoolUsage(name, union.size() - excludedFree - reservedFree, held - elsewhere, elsewhere);
+    }
+
+    long reservedCount(String name) {
+        Pool p = pools.get(name);
+        if (p == null) {
+            return 0;
+        }
+        Set<Long> union = new TreeSet<>();
+        for (PoolEntry e : p.entries()) {
+            for (long a = e.usable().first(); a <= e.usable().last(); a++) {
+                union.add(a);
+            }
+        }
+        return union.stream().filter(a -> reserved(a) && !holder.containsKey(a)).count();
     }
 
     private void hold(AllocationRecord r) {

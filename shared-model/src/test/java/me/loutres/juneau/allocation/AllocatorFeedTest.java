@@ -123,6 +123,24 @@ class AllocatorFeedTest {
     }
 
     @Test
+    void theForecastReservesServiceCidrsAndPodCidrsAsTheControllerDoes() {
+        Node worker = node("worker-1", "172.30.0.1");
+        worker.setSpec(new io.fabric8.kubernetes.api.model.NodeSpecBuilder().withPodCIDRs("10.244.1.0/24",
+                "fd00:244:1::/64").build());
+        var kubernetes = new io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder().withNewMetadata()
+                .withName("kubernetes").endMetadata().withNewSpec().withCidrs("10.96.0.0/12").endSpec().build();
+        assertThat(AllocatorFeed.learntRanges(List.of(worker), List.of(kubernetes))).extracting(Object::toString)
+                .containsExactly("10.244.1.0-10.244.1.255", "10.96.0.0-10.111.255.255");
+        Allocator a = AllocatorFeed.allocator(List.of(pool("p", "bgp", "10.244.1.248/29", "10.96.0.0/30",
+                "10.250.0.0/30")), List.of(worker), List.of(kubernetes), List.of());
+        assertThat(a.usage("p")).isEqualTo(new PoolUsage("p", 2, 0));
+        assertThat(a.reservedCount("p")).isEqualTo(8);
+        assertThat(a.allocate("x/y", List.of("p"), OptionalLong.empty()))
+                .isInstanceOfSatisfying(AllocationResult.Allocated.class,
+                        x -> assertThat(Ipv4.format(x.address())).isEqualTo("10.250.0.1"));
+    }
+
+    @Test
     void nodeAddressesAreNeverHandedOutFromArpPools() {
         Allocator a = AllocatorFeed.allocator(List.of(pool("q", "arp", "10.0.1.10-10.0.1.11")),
                 List.of(node("n", "10.0.1.10")), List.of());

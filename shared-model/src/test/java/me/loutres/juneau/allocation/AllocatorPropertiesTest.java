@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import net.jqwik.api.Arbitraries;
@@ -21,7 +22,7 @@ import net.jqwik.api.Provide;
 
 /**
  * Random pools in a small space (10.0.0.0/24, so pools overlap and run full) and random sequences of
- * allocate/release/restore/exclusion/append operations.
+ * allocate/release/restore/exclusion/reservation/append operations.
  */
 class AllocatorPropertiesTest {
     static final long BASE = Ipv4.parse("10.0.0.0");
@@ -46,6 +47,13 @@ class AllocatorPropertiesTest {
     }
 
     record Restore(List<AllocationRecord> records) implements Op {
+    }
+
+    /** Ranges the cluster says it uses (ServiceCIDRs, podCIDRs), as offsets: replaces the previous ones. */
+    record Reserve(List<int[]> ranges) implements Op {
+        List<AddressRange> addressRanges() {
+            return ranges.stream().map(r -> new AddressRange(BASE + r[0], BASE + r[1])).toList();
+        }
     }
 
     record Append(String pool, String entry) implements Op {
@@ -85,6 +93,8 @@ class AllocatorPropertiesTest {
                     if (home.mode().equals("arp")) {
                         assertThat(model.excluded).doesNotContain(al.address());
                     }
+                    assertThat(model.reserved(al.address())).as("reserved %s handed out",
+                            Ipv4.format(al.address())).isFalse();
                 }
             } else if (op instanceof Release r) {
                 allocator.release(r.owner());
@@ -93,6 +103,9 @@ class AllocatorPropertiesTest {
                 Set<Long> addrs = x.offsets().stream().map(o -> BASE + o).collect(Collectors.toSet());
                 allocator.setExcludedAddresses(addrs);
                 model.setExcluded(addrs);
+            } else if (op instanceof Reserve rv) {
+                allocator.setReservedRanges(rv.addressRanges());
+                model.setReserved(rv.addressRanges());
             } else if (op instanceof Restore r) {
                 allocator.restore(r.records());
                 model.restore(r.records());
@@ -108,6 +121,10 @@ class AllocatorPropertiesTest {
             assertThat(allocator.records()).containsExactlyInAnyOrderElementsOf(model.byOwner.values());
             for (String p : POOL_NAMES) {
                 assertThat(allocator.usage(p)).isEqualTo(model.usage(p));
+                assertThat(allocator.reservedCount(p)).isEqualTo(model.reservedCount(p));
+                for (AllocationRecord kept : allocator.heldInReserved(p)) {
+                    assertThat(model.reserved(kept.address())).isTrue();
+                }
             }
         }
         Set<Long> seen = new HashSet<>();
@@ -121,6 +138,7 @@ class AllocatorPropertiesTest {
     void anyHistoryEqualsReplayingItsFinalRecords(@ForAll("scenarios") Scenario s) {
         Allocator lived = new Allocator();
         Set<Long> excluded = Set.of();
+        List<AddressRange> reserved = List.of();
         List<PoolDef> finalPools = new ArrayList<>(s.pools());
         for (PoolDef p : s.pools()) {
             lived.upsertPool(p.name(), p.mode(), p.parsed());
@@ -134,6 +152,9 @@ class AllocatorPropertiesTest {
             } else if (op instanceof Exclude x) {
                 excluded = x.offsets().stream().map(o -> BASE + o).collect(Collectors.toSet());
                 lived.setExcludedAddresses(excluded);
+            } else if (op instanceof Reserve rv) {
+                reserved = rv.addressRanges();
+                lived.setReservedRanges(reserved);
             } else if (op instanceof Restore r) {
                 lived.restore(r.records());
             } else if (op instanceof Append ap) {
@@ -155,6 +176,7 @@ class AllocatorPropertiesTest {
             replayed.upsertPool(p.name(), p.mode(), p.parsed());
         }
         replayed.setExcludedAddresses(excluded);
+        replayed.setReservedRanges(reserved);
         assertThat(replayed.lastRestoreConflicts()).isEmpty();
         assertThat(replayed.records()).isEqualTo(lived.records());
         for (String p : POOL_NAMES) {
@@ -247,11 +269,15 @@ class AllocatorPropertiesTest {
         Arbitrary<AllocationRecord> record = Combinators.combine(owners(), Arbitraries.of(names), offsets)
                 .as((o, p, a) -> new AllocationRecord(o, p, BASE + a));
         Arbitrary<Op> restore = record.list().ofMaxSize(4).map(Restore::new);
+        Arbitrary<int[]> range = Combinators.combine(offsets, Arbitraries.integers().between(0, 40))
+                .as((first, len) -> new int[] {first, Math.min(255, first + len)});
+        Arbitrary<Op> reserve = range.list().ofMaxSize(3).map(Reserve::new);
         Arbitrary<Op> append = Arbitraries.of(pools).flatMap(p -> entry(p.mode()).map(e -> new Append(p.name(), e)));
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(8, allocate),
                 net.jqwik.api.Tuple.of(3, release),
                 net.jqwik.api.Tuple.of(1, exclude),
+                net.jqwik.api.Tuple.of(1, reserve),
                 net.jqwik.api.Tuple.of(1, restore),
                 net.jqwik.api.Tuple.of(1, append));
     }

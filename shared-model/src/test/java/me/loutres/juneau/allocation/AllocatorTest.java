@@ -256,6 +256,70 @@ class AllocatorTest {
     }
 
     @Test
+    void reservedRangesAreNeverHandedOutFromAnyPoolAndReduceTheirTotal() {
+        Allocator a = new Allocator();
+        pool(a, "bgp", "bgp", "10.97.0.0/29");
+        pool(a, "arp", "arp", "10.244.1.250-10.244.2.3");
+        // a ServiceCIDR and a Node's podCIDR learnt after the pools were stored
+        a.setReservedRanges(List.of(range("10.96.0.0", "10.111.255.255"), range("10.244.1.0", "10.244.1.255")));
+        assertThat(a.usage("bgp")).isEqualTo(new PoolUsage("bgp", 0, 0));
+        assertThat(a.reservedCount("bgp")).isEqualTo(6);
+        assertThat(a.usage("arp")).isEqualTo(new PoolUsage("arp", 4, 0));
+        assertThat(a.reservedCount("arp")).isEqualTo(6);
+        assertThat(allocateMany(a, List.of("bgp", "arp"), 5)).containsExactly("10.244.2.0@arp", "10.244.2.1@arp",
+                "10.244.2.2@arp", "10.244.2.3@arp", "Exhausted");
+        // asking for one by name is a configuration mistake no release can fix
+        assertThat(a.allocate("ns/asks", List.of("bgp"), OptionalLong.of(parse("10.97.0.3"))))
+                .isEqualTo(new AllocationResult.RequestedInUse(parse("10.97.0.3"), Allocator.CLUSTER_RANGE_HOLDER));
+
+        // the ServiceCIDR goes: its addresses are free again, lowest first
+        a.setReservedRanges(List.of(range("10.244.1.0", "10.244.1.255")));
+        assertThat(a.usage("bgp")).isEqualTo(new PoolUsage("bgp", 6, 0));
+        assertThat(a.reservedCount("bgp")).isZero();
+        assertThat(vip(a.allocate("ns/back", List.of("bgp"), OptionalLong.empty()))).isEqualTo("10.97.0.1@bgp");
+    }
+
+    @Test
+    void aVipHeldBeforeItsRangeWasLearntStaysHeldCountsAsAllocatedAndIsReported() {
+        Allocator a = new Allocator();
+        pool(a, "p", "bgp", "10.244.1.0/29");
+        assertThat(vip(a.allocate("ns/live", List.of("p"), OptionalLong.empty()))).isEqualTo("10.244.1.1@p");
+        a.setReservedRanges(List.of(range("10.244.1.0", "10.244.1.3")));
+        // the live VIP is not taken back: taking it would cut its traffic; it is reported instead
+        assertThat(a.allocationOf("ns/live")).contains(new AllocationRecord("ns/live", "p", parse("10.244.1.1")));
+        assertThat(a.heldInReserved("p")).containsExactly(new AllocationRecord("ns/live", "p", parse("10.244.1.1")));
+        assertThat(a.reservedCount("p")).isEqualTo(2); // .2 and .3; .0 is the network address, never usable
+        assertThat(a.usage("p")).isEqualTo(new PoolUsage("p", 4, 1));
+        assertThat(allocateMany(a, List.of("p"), 4)).containsExactly("10.244.1.4@p", "10.244.1.5@p",
+                "10.244.1.6@p", "Exhausted");
+        // released, it is reserved like its neighbours, not free
+        a.release("ns/live");
+        assertThat(a.heldInReserved("p")).isEmpty();
+        assertThat(a.reservedCount("p")).isEqualTo(3);
+        assertThat(a.usage("p")).isEqualTo(new PoolUsage("p", 3, 3));
+    }
+
+    @Test
+    void reservedRangesSetBeforeThePoolExistsApplyAndCountANodeAddressInsideThemOnce() {
+        Allocator a = new Allocator();
+        a.setReservedRanges(List.of(range("10.244.3.0", "10.244.3.127")));
+        a.setExcludedAddresses(Set.of(parse("10.244.3.10"), parse("10.244.3.200")));
+        pool(a, "arp", "arp", "10.244.3.1-10.244.3.254");
+        // 254 usable, 127 reserved (.1-.127), .200 excluded; .10 is both and counts once, as reserved
+        assertThat(a.reservedCount("arp")).isEqualTo(127);
+        assertThat(a.usage("arp")).isEqualTo(new PoolUsage("arp", 126, 0));
+        a.setExcludedAddresses(Set.of(parse("10.244.3.200")));
+        assertThat(a.usage("arp")).isEqualTo(new PoolUsage("arp", 126, 0));
+        a.setReservedRanges(List.of());
+        assertThat(a.usage("arp")).isEqualTo(new PoolUsage("arp", 253, 0));
+        assertThat(vip(a.allocate("ns/first", List.of("arp"), OptionalLong.empty()))).isEqualTo("10.244.3.1@arp");
+    }
+
+    private static me.loutres.juneau.ip.AddressRange range(String first, String last) {
+        return new me.loutres.juneau.ip.AddressRange(parse(first), parse(last));
+    }
+
+    @Test
     void exclusionSetBeforeThePoolExistsApplies() {
         Allocator a = new Allocator();
         a.setExcludedAddresses(Set.of(parse("10.0.0.1")));

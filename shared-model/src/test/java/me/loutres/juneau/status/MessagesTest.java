@@ -38,6 +38,10 @@ class MessagesTest {
                 .contains("gets the address as soon as it is released");
         assertThat(Messages.requestedInUse("10.0.0.5", Allocator.NODE_ADDRESS_HOLDER))
                 .startsWith("requested IP 10.0.0.5 is the InternalIP of a Node");
+        assertThat(Messages.requestedInUse("10.96.0.5", Allocator.CLUSTER_RANGE_HOLDER))
+                .startsWith("requested IP 10.96.0.5 lies in a range the cluster network uses (a ServiceCIDR or a "
+                        + "Node's podCIDR; condition Overlap of the AddressPool names it)")
+                .contains("juneau.loutres.me/load-balancer-requested-ip");
     }
 
     @Test
@@ -58,6 +62,10 @@ class MessagesTest {
                                 Messages.exhausted("public", List.of(new PoolUsage("pool-a", 2, 2))))),
                 Arguments.of(new AllocationResult.RequestedInUse(a, "ns/x"),
                         new AllocationState.Pending("RequestedIPInUse", Messages.requestedInUse("10.0.0.9", "ns/x"))),
+                // no release frees an address the cluster network uses: a configuration mistake, not a wait
+                Arguments.of(new AllocationResult.RequestedInUse(a, Allocator.CLUSTER_RANGE_HOLDER),
+                        new AllocationState.Failed("InvalidConfig",
+                                Messages.requestedInUse("10.0.0.9", Allocator.CLUSTER_RANGE_HOLDER))),
                 Arguments.of(new AllocationResult.RequestedOutsidePools(a, List.of("r")),
                         new AllocationState.Failed("InvalidConfig",
                                 Messages.requestedOutside("10.0.0.9", "public", List.of("r")))));

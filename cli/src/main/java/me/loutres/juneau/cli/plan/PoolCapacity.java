@@ -29,6 +29,7 @@ public final class PoolCapacity {
         List<ExternalNetwork> networks = new ArrayList<>();
         List<ServiceLoadBalancer> slbs = new ArrayList<>();
         List<Node> nodes = new ArrayList<>();
+        List<io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR> serviceCidrs = new ArrayList<>();
         for (HasMetadata o : objects) {
             if (o instanceof AddressPool p) {
                 pools.add(p);
@@ -38,11 +39,13 @@ public final class PoolCapacity {
                 slbs.add(s);
             } else if (o instanceof Node n) {
                 nodes.add(n);
+            } else if (o instanceof io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR c) {
+                serviceCidrs.add(c);
             }
         }
         // the controller's feed: a bad entry offers no address (and is reported), node IPs are not arp capacity,
-        // the records are restored oldest first
-        Allocator allocator = AllocatorFeed.allocator(pools, nodes, slbs);
+        // ServiceCIDRs and podCIDRs are no capacity at all, the records are restored oldest first
+        Allocator allocator = AllocatorFeed.allocator(pools, nodes, serviceCidrs, slbs);
         List<Row> rows = new ArrayList<>();
         List<List<String>> problems = new ArrayList<>();
         for (AddressPool pool : pools) {

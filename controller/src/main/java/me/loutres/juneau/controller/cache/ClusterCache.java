@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -24,15 +25,21 @@ import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
+import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.plan.NodeLiveness;
 import me.loutres.juneau.selection.LabelSelectors;
+import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.NodeInternalIps;
+import me.loutres.juneau.view.RangeIndex;
+import me.loutres.juneau.view.ViewKeys;
 
 /**
  * The informer caches the controller reads (it never lists the API server per reconcile), with the indexes
  * that turn a change of one object into exactly the Service keys it affects.
  */
 public final class ClusterCache implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterCache.class);
+
     /** Services by the ExternalNetwork named in their annotation. */
     public static final String BY_NETWORK = "network";
     /** ExternalNetworks by each AddressPool they list. */
@@ -56,6 +63,16 @@ public final class ClusterCache implements AutoCloseable {
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Lease> leases;
     private final SharedIndexInformer<BGPSession> sessions;
+    private final SharedIndexInformer<ServiceCIDR> serviceCidrs;
+    // false once the API server answered 404 for ServiceCIDRs (before Kubernetes 1.33): that informer is then left
+    // out of synced, watching and stopped, and the Nodes' podCIDRs are the only learnt ranges
+    private volatile boolean serviceCidrsServed = true;
+    /** The ranges the cluster says it uses: ServiceCIDRs and Nodes' podCIDRs (docs/allocation.md). */
+    private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
+    /** {@link #learnt} as one list, rebuilt after a change: the same instance while nothing changed. */
+    private volatile List<LearntRange> learntList = List.of();
+    private final List<java.util.function.Consumer<List<AddressRange>>> learntListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String leaseNamespace;
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
     private final ApiConnection connection = new ApiConnection();
@@ -99,6 +116,25 @@ public final class ClusterCache implements AutoCloseable {
         leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
         // what each agent reports about its BGP sessions: condition Announced of the Services on that node
         sessions = informer(client.resources(BGPSession.class), Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
+        // the cluster's own ranges: addresses of a stored pool inside one are reserved (docs/allocation.md, "Pools
+        // overlapping the cluster's ranges"); fed before any other handler sees the event, so a re-queued pool reads
+        // the new ranges
+        serviceCidrs = informer(client.resources(ServiceCIDR.class), Map.of());
+        serviceCidrs.exceptionHandler((started, t) -> {
+            if (closed) {
+                return false;
+            }
+            if (notServed(t)) {
+                serviceCidrsServed = false;
+                LOG.info("the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes before 1.33): "
+                        + "only the Nodes' podCIDRs are kept out of pools by the controller");
+                return false;
+            }
+            connection.failed("listing/watching ServiceCIDRs", t);
+            return true;
+        });
+        nodes.addEventHandler(learntFeed("Node/", ViewKeys::podCidrs));
+        serviceCidrs.addEventHandler(learntFeed("ServiceCIDR/", ViewKeys::serviceCidrs));
         serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
         // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
         // status write keeps the spec as stored, so each pool version is checked
@@ -109,6 +145,62 @@ public final class ClusterCache implements AutoCloseable {
         forgetCheckOnDelete(pools);
         forgetCheckOnDelete(networks);
         forgetCheckOnDelete(arps);
+    }
+
+    private static boolean notServed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Keeps {@link #learnt} equal to an informer's objects; a change of an object's ranges (not every status update
+     * of a Node) rebuilds the list and tells the listeners which ranges came or went.
+     */
+    private <T extends HasMetadata> ResourceEventHandler<T> learntFeed(String prefix,
+            Function<T, List<RangeIndex.Hit<LearntRange>>> ranges) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                onUpdate(null, obj);
+            }
+
+            // Nodes and ServiceCIDRs arrive on different threads: one change at a time, so the list written last
+            // is never one read before the other's change
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                List<RangeIndex.Hit<LearntRange>> hits = ranges.apply(newObj);
+                synchronized (learnt) {
+                    if (learnt.replace(prefix + ViewKeys.key(newObj), hits)) {
+                        changed(oldObj == null ? hits : concat(ranges.apply(oldObj), hits));
+                    }
+                }
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                synchronized (learnt) {
+                    if (learnt.remove(prefix + ViewKeys.key(obj))) {
+                        changed(ranges.apply(obj));
+                    }
+                }
+            }
+
+            private void changed(List<RangeIndex.Hit<LearntRange>> moved) {
+                learntList = learnt.all().stream().map(RangeIndex.Hit::value).toList();
+                List<AddressRange> rs = moved.stream().map(RangeIndex.Hit::range).toList();
+                learntListeners.forEach(l -> l.accept(rs));
+            }
+        };
+    }
+
+    private static <X> List<X> concat(List<X> a, List<X> b) {
+        List<X> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private <T extends HasMetadata> void forgetCheckOnDelete(SharedIndexInformer<T> informer) {
@@ -212,22 +304,53 @@ public final class ClusterCache implements AutoCloseable {
         leases.addEventHandler(h);
     }
 
+    /**
+     * Told the ranges that came or went each time a ServiceCIDR's or a Node's ranges change, after the cache holds
+     * the new ones (on the informer's thread: queue work, do not do it).
+     */
+    public void onLearntRangesChanged(java.util.function.Consumer<List<AddressRange>> listener) {
+        learntListeners.add(listener);
+    }
+
+    /** Every range the cluster says it uses (ServiceCIDRs, Nodes' podCIDRs); the same list until one changes. */
+    public List<LearntRange> learntRanges() {
+        return learntList;
+    }
+
+    /** The learnt ranges sharing an address with {@code range}. */
+    public List<LearntRange> learntRangesOverlapping(AddressRange range) {
+        return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    /** The informers the controller depends on: all but the ServiceCIDR one where the API server does not serve it. */
+    private List<SharedIndexInformer<?>> live() {
+        return serviceCidrsServed ? all : all.stream().filter(i -> i != serviceCidrs).toList();
+    }
+
     /** Starts every informer; the future completes when all caches hold their initial list. */
     public CompletableFuture<Void> start() {
         monitor.scheduleWithFixedDelay(this::watching, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
-        return CompletableFuture.allOf(all.stream().map(i -> i.start().toCompletableFuture())
+        return CompletableFuture.allOf(all.stream().map(i -> i == serviceCidrs
+                // an API server without ServiceCIDRs is not a failure to start (the handler above said so)
+                ? i.start().toCompletableFuture().handle((v, t) -> {
+                    if (t != null && serviceCidrsServed) {
+                        throw new java.util.concurrent.CompletionException(t);
+                    }
+                    return v;
+                })
+                : i.start().toCompletableFuture())
                 .toArray(CompletableFuture[]::new));
     }
 
     public boolean synced() {
-        return all.stream().allMatch(SharedIndexInformer::hasSynced);
+        return live().stream().allMatch(SharedIndexInformer::hasSynced);
     }
 
     /**
      * Every informer watches (true between outages); logs the way back once. Polled by the probes and a monitor.
      */
     public boolean watching() {
-        boolean w = all.stream().allMatch(SharedIndexInformer::isWatching);
+        boolean w = live().stream().allMatch(SharedIndexInformer::isWatching);
         if (w) {
             connection.watching();
         }
@@ -241,7 +364,7 @@ public final class ClusterCache implements AutoCloseable {
 
     /** Informers that stopped for good (they never do while retrying; a closed or broken one does). */
     public boolean stopped() {
-        return !closed && all.stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());
+        return !closed && live().stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());
     }
 
     /* single-object reads show the controller's own writes at once (the informer may still lag behind) */

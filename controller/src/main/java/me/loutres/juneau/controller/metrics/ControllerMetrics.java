@@ -58,7 +58,8 @@ public final class ControllerMetrics {
     public void conflictingObject(String kind) {
         Counter.builder("juneau_conflicting_objects").description(
                 "Objects found in conflict with another although admission refuses it (stored by a race or before the"
-                        + " webhook): overlapping AddressPools, an AddressPool listed by two ExternalNetworks")
+                        + " webhook): overlapping AddressPools, an AddressPool listed by two ExternalNetworks, an"
+                        + " AddressPool overlapping a ServiceCIDR or a Node's podCIDR learnt after it")
                 .tag("kind", kind).register(registry).increment();
     }
 

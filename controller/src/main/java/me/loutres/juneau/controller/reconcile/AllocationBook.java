@@ -17,6 +17,7 @@ import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.view.LearntRange;
 
 /**
  * The allocator of one leadership term, kept in step with the AddressPools and Nodes of the informer caches.
@@ -83,6 +84,37 @@ public final class AllocationBook {
             allocator.setExcludedAddresses(addrs);
         }
         return true;
+    }
+
+    private volatile List<LearntRange> learnt = List.of();
+
+    /**
+     * The ranges the cluster says it uses (ServiceCIDRs, Nodes' podCIDRs) are never handed out from any pool
+     * (docs/allocation.md, "Pools overlapping the cluster's ranges"); true when the set changed. The cache hands the
+     * same list until a range changes, so an unchanged set costs one comparison.
+     */
+    public boolean syncLearntRanges(List<LearntRange> ranges) {
+        if (ranges == learnt) {
+            return false;
+        }
+        synchronized (this) {
+            if (ranges == learnt) {
+                return false;
+            }
+            learnt = ranges;
+            allocator.setReservedRanges(ranges.stream().map(LearntRange::range).toList());
+        }
+        return true;
+    }
+
+    /** Unheld addresses of the pool in a learnt range: never handed out, not in its total. */
+    public long reservedCount(String pool) {
+        return allocator.reservedCount(pool);
+    }
+
+    /** VIPs of the pool held inside a learnt range (allocated before it was learnt; kept). */
+    public List<AllocationRecord> heldInReserved(String pool) {
+        return allocator.heldInReserved(pool);
     }
 
     public List<AllocationConflict> restore(List<AllocationRecord> records) {

@@ -46,6 +46,7 @@ public final class AllocationRestore {
                 AllocationBook book = new AllocationBook();
                 cache.pools().forEach(book::syncPool);
                 book.syncNodes(cache.nodes());
+                book.syncLearntRanges(cache.learntRanges());
                 // docs/phases-and-conditions.md: a status that cannot be read never stops the restore (the shared feed keeps a VIP
                 // without a pool reserved and leaves an unparsable one out); each is counted, and the reconcile
                 // of its key reports it on the Service

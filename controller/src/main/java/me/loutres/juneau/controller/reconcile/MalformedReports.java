@@ -43,6 +43,16 @@ public final class MalformedReports {
         report(term, object, kind, EVENT_CONFLICT, conflicts, () -> metrics.conflictingObject(kind));
     }
 
+    /**
+     * Reports a pool's addresses inside a range the cluster uses, learnt after the pool was stored, and the VIPs kept
+     * there (docs/allocation.md, "Pools overlapping the cluster's ranges"): once per change, a Warning
+     * {@code OverlapsClusterRange} event per sentence, counted in {@code juneau_conflicting_objects{kind}}.
+     */
+    public void reportOverlaps(Term term, HasMetadata object, String kind, List<String> overlaps) {
+        report(term, object, kind, me.loutres.juneau.allocation.ClusterRangeOverlaps.REASON_OVERLAPS_CLUSTER_RANGE,
+                overlaps, () -> metrics.conflictingObject(kind));
+    }
+
     /** The reason of the Warning event on an object in conflict with another. */
     public static final String EVENT_CONFLICT = "Conflict";
 
@@ -73,5 +83,7 @@ public final class MalformedReports {
     public void forget(String kind, String name) {
         reported.remove(kind + "/" + JuneauConstants.EVENT_MALFORMED_ENTRY + "/" + name);
         reported.remove(kind + "/" + EVENT_CONFLICT + "/" + name);
+        reported.remove(kind + "/" + me.loutres.juneau.allocation.ClusterRangeOverlaps.REASON_OVERLAPS_CLUSTER_RANGE
+                + "/" + name);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import me.loutres.juneau.api.JuneauConstants;
 import java.util.OptionalLong;
+import me.loutres.juneau.allocation.ClusterRangeOverlaps;
 import me.loutres.juneau.allocation.PoolConflicts;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.status.PoolConditions;
@@ -19,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes an AddressPool's {@code status} counts when they change, and hands freed capacity to waiting Services. An
+ * Writes an AddressPool's {@code status} counts and conditions ({@code Conflict}, {@code Overlap}: docs/allocation.md)
+ * when they change, and hands freed capacity to waiting Services. An
  * entry that offers no address (admission refuses it; one stored around admission is read here through the shared
  * {@code AllocatorFeed}) is skipped, and said once per change of the pool: a Warning event on the AddressPool and
  * the {@code juneau_malformed_objects{kind="AddressPool"}} metric ({@link MalformedReports}). The pool's other
@@ -55,16 +57,27 @@ public final class PoolReconciler {
         st.book().syncPool(pool);
         reportMalformedEntries(st, pool);
         st.book().syncNodes(cache.nodes());
+        st.book().syncLearntRanges(cache.learntRanges());
         PoolUsage usage = st.book().usage(name);
         List<PoolConflicts.Conflict> conflicts = conflicts(name);
         reports.reportConflicts(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL,
                 conflicts.stream().map(PoolConflicts.Conflict::message).toList());
+        // ranges the cluster uses, learnt after the pool was stored: reserved by the allocator, said here
+        List<ClusterRangeOverlaps.Overlap> overlaps = ClusterRangeOverlaps.of(pool, cache::learntRangesOverlapping);
+        List<ClusterRangeOverlaps.KeptVip> kept = overlaps.isEmpty() ? List.of()
+                : ClusterRangeOverlaps.kept(st.book().heldInReserved(name), overlaps);
+        long reserved = overlaps.isEmpty() ? 0 : st.book().reservedCount(name);
+        List<String> sentences = new ArrayList<>();
+        overlaps.forEach(o -> sentences.add(o.sentence(name)));
+        kept.forEach(k -> sentences.add(k.sentence(name)));
+        reports.reportOverlaps(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL, sentences);
         AddressPoolStatus current = pool.getStatus();
         List<Condition> previous = current == null || current.getConditions() == null ? List.of()
                 : current.getConditions().stream().filter(Objects::nonNull).toList();
         // a null entry (the shared reader refuses it; reported above) is not written back
-        List<Condition> conditions = PoolConditions.next(previous, conflicts,
-                clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        List<Condition> conditions = PoolConditions.withOverlaps(PoolConditions.next(previous, conflicts, now), name,
+                overlaps, reserved, kept, now);
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
                 || !Objects.equals(current.getFree(), usage.free())
@@ -72,8 +85,8 @@ public final class PoolReconciler {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
             next.setConditions(conditions);
             writer.replacePoolStatus(st.term(), pool, next);
-            LOG.info("AddressPool {}: {}/{} addresses allocated, {} free", name, usage.allocated(), usage.total(),
-                    usage.free());
+            LOG.info("AddressPool {}: {}/{} addresses allocated, {} free{}", name, usage.allocated(), usage.total(),
+                    usage.free(), reserved == 0 ? "" : ", " + reserved + " reserved (the cluster network uses them)");
         }
         if (usage.free() > 0) {
             CapacityWaker.wake(cache, st, requeue, name, OptionalLong.empty());

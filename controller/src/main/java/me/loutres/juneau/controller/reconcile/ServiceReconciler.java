@@ -255,6 +255,7 @@ public final class ServiceReconciler {
         }
         AllocationNeed.Allocate a = (AllocationNeed.Allocate) need;
         st.book().syncNodes(cache.nodes());
+        st.book().syncLearntRanges(cache.learntRanges());
         AllocationResult result = st.book().allocate(key.toString(), a.pools(), a.requested());
         AllocationState state = AllocationState.of(result, a.network());
         if (result instanceof AllocationResult.Allocated ok) {

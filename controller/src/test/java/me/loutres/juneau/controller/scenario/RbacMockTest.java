@@ -30,6 +30,11 @@ class RbacMockTest {
                     .filter(r -> MockCluster.CONTROLLER_AGENT.equals(r.userAgent()))
                     .map(r -> new String[] {r.method(), r.path()}).toList();
             RbacCheck.assertCallsMatchGrants("controller", RBAC, calls, c.client());
+            // the cluster's ServiceCIDRs (docs/allocation.md, "Pools overlapping the cluster's ranges"): read
+            // through the informer only, a list and a watch, never a write
+            assertThat(calls.stream().filter(call -> call[1].contains("/servicecidrs"))
+                    .map(call -> call[0] + (call[1].contains("watch=true") ? " watch" : " list")).distinct())
+                    .containsExactlyInAnyOrder("GET list", "GET watch");
         }
     }
 

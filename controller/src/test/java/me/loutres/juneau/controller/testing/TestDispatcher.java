@@ -32,6 +32,7 @@ public final class TestDispatcher implements RequestHook {
     private volatile Predicate<ApiRequest> denyWhen = r -> false;
     private volatile String denyMessage = "";
     private final AtomicInteger denialsSent = new AtomicInteger();
+    private volatile String notServed;
 
     /** Every request recorded: what the tests use. */
     public TestDispatcher() {
@@ -52,6 +53,10 @@ public final class TestDispatcher implements RequestHook {
         if (request.isWrite() && !lease) {
             lastWriteNanos = System.nanoTime();
         }
+        String missing = notServed;
+        if (missing != null && request.path().contains(missing)) {
+            return Optional.of(new Refusal(404, "NotFound", "the server could not find the requested resource"));
+        }
         if (lease && leaseWritesLost && request.isWrite()) {
             return Optional.of(new Refusal(503, "ServiceUnavailable", "simulated: the write never arrived"));
         }
@@ -66,6 +71,14 @@ public final class TestDispatcher implements RequestHook {
                     + "modified; please apply your changes to the latest version and try again"));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Answers every request whose path contains {@code pathPart} (e.g. {@code /servicecidrs}) with 404, as an API
+     * server that does not serve the kind (ServiceCIDRs before Kubernetes 1.33).
+     */
+    public void notServed(String pathPart) {
+        notServed = pathPart;
     }
 
     /** Answers the next {@code n} writes (POST, PUT, PATCH, DELETE) that match with 409. */
