@@ -198,12 +198,13 @@ class BgpIT {
 
     /**
      * The same session: Established and started at the same time. BIRD prints a start time computed from its
-     * monotonic clock, which moves by a millisecond from one print to the next; a reset moves it by seconds.
+     * monotonic clock, which drifts by milliseconds from one print to the next (a few more on a loaded machine); a
+     * reset moves it by at least the router's 1 s connect delay.
      */
     static void assertSameSession(String now, String before) {
         assertThat(now).contains("Established");
         assertThat(Math.abs(sinceMillis(now) - sinceMillis(before))).as("%s against %s", now, before)
-                .isLessThanOrEqualTo(5);
+                .isLessThan(250);
     }
 
     @Test
