@@ -45,8 +45,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * BGP end to end on this machine (issue 19, item 5; docs/bgp.md): a router namespace whose BIRD peers with two node
  * namespaces, each running the real node agent in its own JVM with its own BIRD, and the real controller and webhook
- * against the local API server. What is asserted is what the router believes: its kernel's route to the VIP and its
- * BIRD's paths with their communities.
+ * against the local API server. What is asserted is what the router believes: its kernel's routes, its BIRD's paths
+ * with their communities, its sessions' start times and BFD sessions; and the BGPSessions the agents write. The
+ * measured times are printed (docs/bgp.md, "How fast", quotes them with the load average).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
