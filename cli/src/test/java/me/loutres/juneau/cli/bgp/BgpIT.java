@@ -302,7 +302,8 @@ class BgpIT {
         ps.setNodeSelectors(List.of(new LabelSelectorBuilder().addToMatchLabels("kubernetes.io/hostname", "node-a")
                 .build()));
         peer.setSpec(ps);
-        lan.admin().resources(BGPPeer.class).resource(peer).create();
+        // the webhook admits a peer only once its view has the Secret: a moment after the Secret was created
+        within(Duration.ofSeconds(10), () -> lan.admin().resources(BGPPeer.class).resource(peer).create());
 
         within(Duration.ofSeconds(30), () -> {
             assertThat(lan.routerProtocol(BgpLanScenario.md5Protocol("node-a"))).as("node-a's MD5 session")
@@ -342,9 +343,11 @@ class BgpIT {
     @Order(6)
     void aWrongMd5PasswordShowsInTheBgpSessionsLastError() throws Exception {
         secret(MD5_SECRET + "-wrong", "wr0ng-pass");
-        BGPPeer peer = lan.admin().resources(BGPPeer.class).withName(MD5_PEER).get();
-        peer.getSpec().getPasswordSecret().setName(MD5_SECRET + "-wrong");
-        lan.admin().resources(BGPPeer.class).resource(peer).update();
+        within(Duration.ofSeconds(10), () -> {
+            BGPPeer peer = lan.admin().resources(BGPPeer.class).withName(MD5_PEER).get();
+            peer.getSpec().getPasswordSecret().setName(MD5_SECRET + "-wrong");
+            lan.admin().resources(BGPPeer.class).resource(peer).update(); // as above, once the webhook has it
+        });
         long t0 = System.nanoTime();
         within(Duration.ofSeconds(30), () -> {
             assertThat(lan.routerProtocol(BgpLanScenario.md5Protocol("node-a"))).doesNotContain("Established");
