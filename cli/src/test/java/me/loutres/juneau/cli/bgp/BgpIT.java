@@ -219,6 +219,8 @@ class BgpIT {
         pool.setMetadata(new ObjectMetaBuilder().withName("churn").build());
         pool.setSpec(new AddressPoolSpec("bgp", List.of(CHURN_PREFIX + "0/27")));
         admin.resources(AddressPool.class).resource(pool).create();
+        // the webhook judges each object against its view of the others, which follows the API server by a
+        // moment: what names an object created just before is retried until admitted
         ExternalNetwork net = new ExternalNetwork();
         net.setMetadata(new ObjectMetaBuilder().withName("churn").build());
         ExternalNetworkSpec spec = new ExternalNetworkSpec("bgp", List.of("churn"));
@@ -226,7 +228,7 @@ class BgpIT {
         bgp.setCommunities(List.of("65000:200"));
         spec.setBgp(bgp);
         net.setSpec(spec);
-        admin.resources(ExternalNetwork.class).resource(net).create();
+        within(Duration.ofSeconds(10), () -> admin.resources(ExternalNetwork.class).resource(net).create());
 
         // the VIP's route is watched all along: any other next hops, even for a moment, is a touched route
         List<String> touched = new CopyOnWriteArrayList<>();
@@ -249,7 +251,12 @@ class BgpIT {
         try {
             long t0 = System.nanoTime();
             for (int i = 0; i < 20; i++) {
-                lan.createServiceWithBackends("churn-" + i, "churn");
+                String name = "churn-" + i;
+                within(Duration.ofSeconds(10), () -> {
+                    if (admin.services().inNamespace(BgpLanScenario.NS).withName(name).get() == null) {
+                        lan.createServiceWithBackends(name, "churn");
+                    }
+                });
             }
             within(Duration.ofSeconds(30), () -> assertThat(churnRoutes()).as("the 20 Services' routes, each with"
                     + " both next hops").hasSize(20).allMatch(r -> r.contains("via " + lan.node("node-a").ip())
@@ -267,7 +274,7 @@ class BgpIT {
             watching.set(false);
             sampler.join();
             admin.resources(ExternalNetwork.class).withName("churn").delete();
-            admin.resources(AddressPool.class).withName("churn").delete();
+            within(Duration.ofSeconds(10), () -> admin.resources(AddressPool.class).withName("churn").delete());
         }
         assertThat(touched).as("the VIP's next hops while the 20 Services came and went").isEmpty();
         assertThat(lan.routerBirdRoute().lines().filter(l -> l.contains("BGP.community: (65000,100)")))
@@ -399,7 +406,7 @@ class BgpIT {
         spec.setDetectMultiplier(3);
         profile.setSpec(spec);
         lan.admin().resources(BFDProfile.class).resource(profile).create();
-        setPeer(p -> p.getSpec().setBfdProfile("fast"));
+        within(Duration.ofSeconds(10), () -> setPeer(p -> p.getSpec().setBfdProfile("fast"))); // as for Secrets
         within(Duration.ofSeconds(30), () -> assertThat(lan.routerBfdSessions().lines()
                 .filter(l -> l.contains(" Up ") && l.contains(" 0.300 "))).as("the router's BFD sessions: %s",
                         lan.routerBfdSessions()).hasSize(2));
