@@ -365,6 +365,9 @@ public final class NodeAgent implements AutoCloseable {
             LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
         }
         NodePlan plan = NodePlanner.plan(sources.view(list));
+        if (sources.synced()) {
+            announce(plan); // first: a route change must not wait for ARP sockets or status writes below
+        }
         SortedMap<Long, Claim> owned = plan.arpOwned();
         SortedMap<String, String> invalid = plan.arpInvalid();
         reportSkipped(invalid);
@@ -411,9 +414,6 @@ public final class NodeAgent implements AutoCloseable {
         statuses.logProblems(problems, owned);
         statuses.writeStatuses(list, owned, now, problems);
         statuses.writeInvalidStatuses(list, invalid);
-        if (sources.synced()) {
-            announce(plan);
-        }
     }
 
     /**
@@ -433,15 +433,16 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         try {
-            if (sources.refreshSecrets()) {
-                kick(); // a password appeared or changed: plan again with it
-            }
             if (!plan.problems().equals(lastPlanProblems)) {
                 List<String> before = lastPlanProblems;
                 plan.problems().stream().filter(p -> !before.contains(p)).forEach(p -> LOG.warn("BGP: {}", p));
                 lastPlanProblems = plan.problems();
             }
             List<SessionReport> reports = bgp.apply(plan);
+            // after BIRD has the plan: reading a Secret is a call to the API server, which a route must not wait for
+            if (sources.refreshSecrets()) {
+                kick(); // a password appeared or changed: plan again with it
+            }
             sessions.write(plan.sessions(), reports);
         } catch (RuntimeException e) {
             LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());

@@ -44,6 +44,8 @@ public final class BgpDriver implements AutoCloseable {
     private String refused;
     private String lastText;
     private BirdConfig lastConfig;
+    /** Since when (clock millis) each peer's session has not been Established, for {@link SilentSessions}. */
+    private final Map<String, Long> downSince = new java.util.HashMap<>();
 
     public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock) {
         this.settings = settings;
@@ -115,6 +117,10 @@ public final class BgpDriver implements AutoCloseable {
             }
         }
         List<SessionReport> out = new ArrayList<>();
+        Map<String, Neighbor> neighbors = new java.util.HashMap<>();
+        plan.bird().neighbors().forEach(n -> neighbors.put(n.peer(), n));
+        long now = clock.millis();
+        downSince.keySet().retainAll(neighbors.keySet());
         for (NodePlan.SessionPlan s : plan.sessions()) {
             BirdStatus.Session b = sessions.get(BirdConfigRenderer.protocolName(s.peer()));
             String error = s.problem() != null ? s.problem() : problem;
@@ -125,8 +131,14 @@ public final class BgpDriver implements AutoCloseable {
             }
             String state = STATES.contains(b.state()) ? b.state() : "Idle";
             String bfdState = s.bfd() ? bfd.getOrDefault(s.address(), "Down") : null;
+            if (b.established()) {
+                downSince.remove(s.peer());
+            } else {
+                downSince.putIfAbsent(s.peer(), now);
+            }
+            Duration down = Duration.ofMillis(now - downSince.getOrDefault(s.peer(), now));
             out.add(new SessionReport(s.peer(), state, bfdState, b.established() ? b.exported() : 0,
-                    error != null ? error : b.lastError()));
+                    error != null ? error : SilentSessions.lastError(b, neighbors.get(s.peer()), down)));
         }
         metrics.bgpSessions(out);
         return out;

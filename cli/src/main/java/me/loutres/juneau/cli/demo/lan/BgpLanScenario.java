@@ -46,6 +46,13 @@ public final class BgpLanScenario implements AutoCloseable {
     public static final String SVC = LabObjects.SVC;
     public static final Path BIRD = BgpOptions.locate("bird");
     public static final Path BIRDC = BgpOptions.locate("birdc");
+    /**
+     * The router's second address: sessions there require TCP MD5 with {@value #ROUTER_MD5_PASSWORD}, learn nothing
+     * and only listen, so a BGPPeer pointed at it (the end-to-end test's) adds a session without touching the VIP's
+     * route.
+     */
+    public static final String ROUTER_MD5_IP = ArpLab.SUBNET + "2";
+    public static final String ROUTER_MD5_PASSWORD = "r1ght-pass";
 
     private final ArpLab lab;
     private final ArpLab.Host router;
@@ -109,22 +116,39 @@ public final class BgpLanScenario implements AutoCloseable {
     }
 
     /**
-     * The router: one passive-friendly session per node, retried within seconds rather than BIRD's minute, and its
-     * kernel table taking both nodes' routes to a VIP as one multipath route.
+     * The router: one session per node, retried within seconds rather than BIRD's minute, each bound to its own
+     * address ({@code strict bind}: two addresses, two sessions per node) and with BFD at 300 ms x 3 for the nodes
+     * whose peer asks for it (a node without BFD still peers: BIRD 2.0 waits for no BFD session); its kernel table
+     * takes both nodes' routes to a VIP as one multipath route. On {@link #ROUTER_MD5_IP} each node has a passive,
+     * MD5-protected session that imports nothing (port 1179 for the node: BIRD locks one session per neighbour
+     * address and port).
      */
     static String routerConfig(Map<String, ArpLab.Host> nodes, String routerIp) {
         StringBuilder b = new StringBuilder("router id " + routerIp + ";\n"
                 + "protocol device { }\n"
+                + "protocol bfd { interface \"*\" { min rx interval 300 ms; min tx interval 300 ms; multiplier 3; }; }\n"
                 + "protocol kernel { ipv4 { import none; export all; }; merge paths on; }\n");
+        String timers = "  hold time 9;\n  strict bind;\n  connect delay time 1;\n  connect retry time 2;\n"
+                + "  error wait time 1, 5;\n";
         for (ArpLab.Host n : nodes.values()) {
             b.append("protocol bgp ").append(protocol(n.name())).append(" {\n")
                     .append("  local ").append(routerIp).append(" as 65000;\n")
                     .append("  neighbor ").append(n.ip()).append(" as 65001;\n")
-                    .append("  hold time 9;\n  connect delay time 1;\n  connect retry time 2;\n")
-                    .append("  error wait time 1, 5;\n")
+                    .append(timers).append("  bfd on;\n")
                     .append("  ipv4 { import all; export none; };\n}\n");
+            b.append("protocol bgp ").append(md5Protocol(n.name())).append(" {\n")
+                    .append("  local ").append(ROUTER_MD5_IP).append(" as 65000;\n")
+                    .append("  neighbor ").append(n.ip()).append(" port 1179 as 65001;\n")
+                    .append(timers).append("  passive;\n")
+                    .append("  password \"").append(ROUTER_MD5_PASSWORD).append("\";\n")
+                    .append("  ipv4 { import none; export none; };\n}\n");
         }
         return b.toString();
+    }
+
+    /** The router's BIRD protocol name for a node's session on {@link #ROUTER_MD5_IP}. */
+    public static String md5Protocol(String node) {
+        return protocol(node) + "_md5";
     }
 
     /** The router's BIRD protocol name for a node ({@code node_a} for {@code node-a}). */
@@ -133,6 +157,7 @@ public final class BgpLanScenario implements AutoCloseable {
     }
 
     private void startRouter() throws IOException, InterruptedException {
+        Netns.ip(router.namespace(), "addr", "add", ROUTER_MD5_IP + "/24", "dev", "eth0");
         Path conf = work.resolve("router.conf");
         Files.writeString(conf, routerConfig(nodes, router.ip()), StandardCharsets.UTF_8);
         routerBird = new ProcessBuilder("ip", "netns", "exec", router.namespace(), BIRD.toString(), "-f", "-c",
@@ -207,6 +232,15 @@ public final class BgpLanScenario implements AutoCloseable {
         }
     }
 
+    /** A Service on {@code network} with a ready backend on each node (for Services that come and go). */
+    public void createServiceWithBackends(String name, String network) {
+        LabObjects.serviceWithBackends(admin, name, network);
+    }
+
+    public void deleteService(String name) {
+        LabObjects.deleteService(admin, name);
+    }
+
     /** The node's backend turns ready or not ready (what a failing readiness probe does). */
     public void setReady(String node, boolean ready) {
         LabObjects.setReady(admin, node, ready);
@@ -224,8 +258,22 @@ public final class BgpLanScenario implements AutoCloseable {
 
     /** The router's one line about its session with a node (state and since). */
     public String routerSession(String node) throws IOException, InterruptedException {
-        String p = protocol(node);
+        return routerProtocol(protocol(node));
+    }
+
+    /** The router's one line about one of its BIRD protocols (state and since), empty when there is none. */
+    public String routerProtocol(String p) throws IOException, InterruptedException {
         return birdc("show", "protocols", p).lines().filter(l -> l.startsWith(p + " ")).findFirst().orElse("");
+    }
+
+    /** The router's BFD sessions ({@code show bfd sessions}). */
+    public String routerBfdSessions() throws IOException, InterruptedException {
+        return birdc("show", "bfd", "sessions");
+    }
+
+    /** The router's kernel routes learned by BIRD, as {@code ip route} prints them. */
+    public String routerKernelRoutes() throws IOException, InterruptedException {
+        return Netns.ip(router.namespace(), "route", "show", "proto", "bird");
     }
 
     private String birdc(String... args) throws IOException, InterruptedException {

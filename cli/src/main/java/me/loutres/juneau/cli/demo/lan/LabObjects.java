@@ -36,16 +36,27 @@ final class LabObjects {
 
     /** The managed Service on network {@code lab} and its EndpointSlice: one ready backend on each of two nodes. */
     static void serviceWithBackends(KubernetesClient admin) {
-        admin.services().inNamespace(NS).resource(new ServiceBuilder().withNewMetadata().withName(SVC)
-                .addToAnnotations(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, "lab").endMetadata()
+        serviceWithBackends(admin, SVC, "lab");
+    }
+
+    /** A managed Service on {@code network} with a ready backend on node-a and node-b (slice {@code name-lab}). */
+    static void serviceWithBackends(KubernetesClient admin, String name, String network) {
+        admin.services().inNamespace(NS).resource(new ServiceBuilder().withNewMetadata().withName(name)
+                .addToAnnotations(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, network).endMetadata()
                 .withNewSpec().withType("LoadBalancer").withLoadBalancerClass(JuneauConstants.LOAD_BALANCER_CLASS)
-                .withExternalTrafficPolicy("Local").addToSelector("app", SVC).addNewPort().withName("http")
+                .withExternalTrafficPolicy("Local").addToSelector("app", name).addNewPort().withName("http")
                 .withPort(80).withNewTargetPort(8080).withProtocol("TCP").endPort().endSpec().build()).create();
-        EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(SLICE).withNamespace(NS)
-                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, SVC).endMetadata().withAddressType("IPv4")
+        EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(name + "-lab").withNamespace(NS)
+                .addToLabels(JuneauConstants.SERVICE_NAME_LABEL, name).endMetadata().withAddressType("IPv4")
                 .withEndpoints(endpoint("10.244.1.10", "node-a"), endpoint("10.244.2.10", "node-b"))
                 .addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort().build();
         admin.discovery().v1().endpointSlices().inNamespace(NS).resource(slice).create();
+    }
+
+    /** Deletes a Service made by {@link #serviceWithBackends(KubernetesClient, String, String)} and its slice. */
+    static void deleteService(KubernetesClient admin, String name) {
+        admin.services().inNamespace(NS).withName(name).delete();
+        admin.discovery().v1().endpointSlices().inNamespace(NS).withName(name + "-lab").delete();
     }
 
     /** The node's backend turns ready or not ready (what a failing readiness probe does). */
