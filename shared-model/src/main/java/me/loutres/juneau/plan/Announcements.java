@@ -18,6 +18,9 @@ import me.loutres.juneau.status.StatusInput.Announcement;
  * network. Otherwise the message names what each node reported, so a user knows where to look.
  */
 final class Announcements {
+    /** Reasons an agent writes on an ARPAdvertisement it cannot answer (docs/phases-and-conditions.md). */
+    private static final java.util.Set<String> AGENT_REASONS = java.util.Set.of(
+            JuneauConstants.REASON_INTERFACE_NOT_FOUND, JuneauConstants.REASON_SOCKET_ERROR);
 
     private Announcements() {
     }
@@ -54,8 +57,11 @@ final class Announcements {
             return new Announcement(true, JuneauConstants.REASON_ANNOUNCED, "node " + node + " answers ARP for VIP "
                     + vip + via);
         }
-        return notAnnounced(node + ": " + (c.getReason() == null ? "not announced" : c.getReason())
-                + (c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + c.getMessage()));
+        String message = node + ": " + (c.getReason() == null ? "not announced" : c.getReason())
+                + (c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + c.getMessage());
+        // the agent's own reasons say what to fix on the node: the Service's condition carries them as they are
+        return AGENT_REASONS.contains(c.getReason()) ? new Announcement(false, c.getReason(), message)
+                : notAnnounced(message);
     }
 
     private static Announcement bgp(String vip, List<String> nodes, AnnounceFacts facts) {

@@ -182,8 +182,14 @@ class ServicePlannerSelectionTest {
                 Arguments.of("agent answers", reported("node-a", "True", "Announced", ""), "True/Announced",
                         "node node-a answers ARP for VIP 10.0.0.1 on eth0 (02:00:00:00:00:0a)"),
                 Arguments.of("interface missing", reported("node-a", "False", "InterfaceNotFound",
-                        "interface eth9 is not on node-a"), "False/NotAnnounced",
+                        "interface eth9 is not on node-a"), "False/InterfaceNotFound",
                         "node-a: InterfaceNotFound: interface eth9 is not on node-a"),
+                Arguments.of("socket not opened", reported("node-a", "False", "SocketError",
+                        "eth0: Operation not permitted"), "False/SocketError",
+                        "node-a: SocketError: eth0: Operation not permitted"),
+                Arguments.of("another reason of the agent", reported("node-a", "False", "InvalidConfig",
+                        "spec.address: \"x\" is not an IPv4 address"), "False/NotAnnounced",
+                        "node-a: InvalidConfig: spec.address: \"x\" is not an IPv4 address"),
                 Arguments.of("no report yet", ours("node-a"), "False/NotAnnounced",
                         "node-a: its agent has not reported on ARPAdvertisement slb-ns-web yet; check the"
                                 + " juneau-agent pod on node-a (kubectl -n juneau-system get pods -o wide)"));

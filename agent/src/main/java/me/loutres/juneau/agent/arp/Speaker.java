@@ -1,7 +1,9 @@
 package me.loutres.juneau.agent.arp;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,12 +48,14 @@ public final class Speaker implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final AgentMetrics metrics;
     private final ConflictListener conflicts;
+    private final Clock clock;
     private final Map<String, Port> ports = new ConcurrentHashMap<>();
     private volatile boolean suspended;
     private volatile String failure;
 
     public Speaker(PacketSocket sockets, AnnounceSchedule schedule, ScheduledExecutorService timer,
-            AgentMetrics metrics, ConflictListener conflicts) {
+            AgentMetrics metrics, ConflictListener conflicts, Clock clock) {
+        this.clock = clock;
         this.sockets = sockets;
         this.schedule = schedule;
         this.timer = timer;
@@ -63,9 +67,9 @@ public final class Speaker implements AutoCloseable {
      * Makes the node answer exactly {@code desired} (VIP -> binding). Losses take effect at once; each gain sends its
      * first gratuitous ARP round before this returns (unless the schedule is empty) and the rest on the timer.
      *
-     * @param learnedNanos {@link System#nanoTime()} when the agent learned of the change (for the takeover metric)
+     * @param learned when the agent learned of the change, on the speaker's clock (for the takeover metric)
      */
-    public synchronized Applied apply(Map<Long, Binding> desired, long learnedNanos) {
+    public synchronized Applied apply(Map<Long, Binding> desired, Instant learned) {
         Map<String, Map<Long, Claim>> byInterface = new HashMap<>();
         Map<String, InterfaceInfo> interfaces = new HashMap<>();
         desired.values().forEach(b -> {
@@ -105,7 +109,7 @@ public final class Speaker implements AutoCloseable {
                 if (!before.containsKey(c.vip())) {
                     Binding b = new Binding(c, port.iface);
                     gained.add(b);
-                    announce(port, b, learnedNanos);
+                    announce(port, b, learned);
                 }
             }
         }
@@ -114,19 +118,19 @@ public final class Speaker implements AutoCloseable {
     }
 
     /** Re-sends the whole gratuitous ARP schedule for everything answered (start-up, or after a pause). */
-    public synchronized List<Binding> announceAll(long learnedNanos) {
+    public synchronized List<Binding> announceAll(Instant learned) {
         List<Binding> all = new ArrayList<>();
         for (Port port : ports.values()) {
             for (Claim c : port.owned.values()) {
                 Binding b = new Binding(c, port.iface);
                 all.add(b);
-                announce(port, b, learnedNanos);
+                announce(port, b, learned);
             }
         }
         return all;
     }
 
-    private void announce(Port port, Binding b, long learnedNanos) {
+    private void announce(Port port, Binding b, Instant learned) {
         List<Duration> offsets = schedule.offsets();
         for (int i = 0; i < offsets.size(); i++) {
             boolean first = i == 0;
@@ -134,7 +138,7 @@ public final class Speaker implements AutoCloseable {
                 if (!suspended && port.owned.containsKey(b.claim().vip()) && ports.get(port.iface.name()) == port) {
                     port.sendGratuitous(b.claim().vip());
                     if (first) {
-                        metrics.takeover(Duration.ofNanos(System.nanoTime() - learnedNanos));
+                        metrics.takeover(Duration.between(learned, clock.instant()));
                     }
                 }
             };

@@ -1,5 +1,6 @@
 package me.loutres.juneau.agent.kube;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,14 +29,16 @@ public final class ArpStatusWriter {
     private final AgentMetrics metrics;
     private final String node;
     private final Duration maxBackoff;
+    private final Clock clock;
     private final Map<Long, Instant> announcedAt = new HashMap<>();
     private final Map<String, Retry> statusRetries = new HashMap<>();
     private Map<Long, String> lastProblems = Map.of();
 
-    private record Retry(long notBeforeNanos, int failures) {
+    private record Retry(long notBeforeMillis, int failures) {
     }
 
-    public ArpStatusWriter(Reporter reporter, AgentMetrics metrics, String node, Duration maxBackoff) {
+    public ArpStatusWriter(Reporter reporter, AgentMetrics metrics, String node, Duration maxBackoff, Clock clock) {
+        this.clock = clock;
         this.reporter = reporter;
         this.metrics = metrics;
         this.node = node;
@@ -44,7 +47,7 @@ public final class ArpStatusWriter {
 
     /** The node started answering for {@code vip}: its status says since when. */
     public void gained(long vip) {
-        announcedAt.put(vip, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        announcedAt.put(vip, clock.instant().truncatedTo(ChronoUnit.SECONDS));
     }
 
     public void lost(long vip) {
@@ -86,7 +89,7 @@ public final class ArpStatusWriter {
             Speaker.Binding b = answering.get(c.vip());
             Reporter.Wanted wanted;
             if (b != null) {
-                Instant since = announcedAt.getOrDefault(c.vip(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
+                Instant since = announcedAt.getOrDefault(c.vip(), clock.instant().truncatedTo(ChronoUnit.SECONDS));
                 wanted = new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
                         JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
                                 + b.iface().name() + " with " + b.iface().mac());
@@ -109,9 +112,9 @@ public final class ArpStatusWriter {
             statusRetries.remove(name);
             return;
         }
-        long nowNanos = System.nanoTime();
+        long nowMillis = clock.millis();
         Retry retry = statusRetries.get(name);
-        if (retry != null && nowNanos < retry.notBeforeNanos()) {
+        if (retry != null && nowMillis < retry.notBeforeMillis()) {
             return;
         }
         if (reporter.writeStatus(current, wanted)) {
@@ -119,8 +122,8 @@ public final class ArpStatusWriter {
         } else {
             metrics.statusWriteFailed();
             int failures = retry == null ? 1 : retry.failures() + 1;
-            long delay = Math.min(maxBackoff.toNanos(), Duration.ofMillis(500).toNanos() << Math.min(failures, 6));
-            statusRetries.put(name, new Retry(nowNanos + delay, failures));
+            long delay = Math.min(maxBackoff.toMillis(), 500L << Math.min(failures, 6));
+            statusRetries.put(name, new Retry(nowMillis + delay, failures));
         }
     }
 

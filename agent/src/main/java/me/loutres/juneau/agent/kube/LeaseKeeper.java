@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -50,15 +51,18 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Object wake = new Object();
     private volatile boolean owning;
     private volatile boolean stopping;
-    private volatile long heartbeatNanos = System.nanoTime();
-    private volatile long renewedNanos;
+    private final Clock clock;
+    private volatile long heartbeatMillis;
+    private volatile long renewedMillis;
     private boolean failureSaid;
     private boolean unreadableSaid;
     private long lastWrittenDurationNanos;
     private long lastRenewNanos;
 
     public LeaseKeeper(KubernetesClient client, String namespace, String node, String holder, Timing timing,
-            AgentMetrics metrics, Runnable onPause, ApiReachability api) {
+            AgentMetrics metrics, Runnable onPause, ApiReachability api, Clock clock) {
+        this.clock = clock;
+        this.heartbeatMillis = clock.millis();
         this.client = client;
         this.namespace = namespace;
         this.name = JuneauConstants.agentLeaseName(node);
@@ -90,17 +94,19 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Nanos of the last successful renew (0: none yet): the API server answered the agent then. */
-    public long renewedNanos() {
-        return renewedNanos;
+    /** The clock's millis at the last successful renew (0: none yet): the API server answered the agent then. */
+    public long renewedMillis() {
+        return renewedMillis;
     }
 
-    /** Nanos of the last loop turn, for liveness (a renew loop stuck for minutes is worth a restart). */
-    public long heartbeatNanos() {
-        return heartbeatNanos;
+    /** The clock's millis at the last loop turn, for liveness (a renew loop stuck for minutes is worth a restart). */
+    public long heartbeatMillis() {
+        return heartbeatMillis;
     }
 
     private void loop() {
+        // the pause is measured on System.nanoTime, not the clock: a wall clock stepped forward must not look like
+        // a frozen process (which stops answering until a fresh list)
         while (!stopping) {
             long now = System.nanoTime();
             if (lastRenewNanos != 0 && lastWrittenDurationNanos != 0
@@ -119,7 +125,7 @@ public final class LeaseKeeper implements AutoCloseable {
                 // a failed renew does not pause us: the API server may be down, and then nobody moves our VIPs
                 lastRenewNanos = System.nanoTime();
             }
-            heartbeatNanos = System.nanoTime();
+            heartbeatMillis = clock.millis();
             Duration interval = own ? timing.ownedInterval() : timing.idleInterval();
             synchronized (wake) {
                 if (stopping || (owning && !own)) {
@@ -136,7 +142,7 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     private synchronized boolean renew(String who, Duration duration) {
-        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        ZonedDateTime now = ZonedDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         try {
             Lease lease = read();
             if (lease == null) {
@@ -157,8 +163,8 @@ public final class LeaseKeeper implements AutoCloseable {
                 }
                 client.leases().inNamespace(namespace).resource(lease).update();
             }
-            boolean first = renewedNanos == 0;
-            renewedNanos = System.nanoTime();
+            boolean first = renewedMillis == 0;
+            renewedMillis = clock.millis();
             api.ok("Lease");
             if (first) {
                 LOG.info("Lease {}/{} held (holder {}, {} s)", namespace, name, who.isEmpty() ? "none" : who,

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -27,10 +28,17 @@ public final class Reporter {
 
     private final KubernetesClient client;
     private final String node;
+    private final Clock clock;
 
     public Reporter(KubernetesClient client, String node) {
+        this(client, node, Clock.systemUTC());
+    }
+
+    /** @param clock the time of Events and of condition transitions */
+    public Reporter(KubernetesClient client, String node, Clock clock) {
         this.client = client;
         this.node = node;
+        this.clock = clock;
     }
 
     /** The status this node wants on an advertisement it owns. */
@@ -78,7 +86,7 @@ public final class Reporter {
                         .filter(x -> JuneauConstants.CONDITION_ANNOUNCED.equals(x.getType())).findFirst().orElse(null);
         String since = previous != null && status.equals(previous.getStatus()) && previous.getLastTransitionTime() != null
                 && current.getStatus() != null && node.equals(current.getStatus().getNode())
-                ? previous.getLastTransitionTime() : Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                ? previous.getLastTransitionTime() : clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
         s.setConditions(List.of(new ConditionBuilder().withType(JuneauConstants.CONDITION_ANNOUNCED).withStatus(status)
                 .withReason(wanted.reason()).withMessage(wanted.message())
                 .withObservedGeneration(current.getMetadata().getGeneration()).withLastTransitionTime(since).build()));
@@ -116,7 +124,7 @@ public final class Reporter {
 
     private void record(String namespace, String about, ObjectReference involved, String type, String reason,
             String message) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         Event event = new EventBuilder()
                 .withNewMetadata().withNamespace(namespace)
                 .withName(about + "." + Long.toHexString(now.toEpochMilli())

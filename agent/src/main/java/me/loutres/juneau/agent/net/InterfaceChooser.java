@@ -13,10 +13,24 @@ import me.loutres.juneau.ip.Ipv4;
  */
 public final class InterfaceChooser {
     private final List<String> candidates;
+    private final String namedBy;
+    private final String hint;
 
     /** @param candidates the {@code --interface} names, empty for "any interface" */
     public InterfaceChooser(List<String> candidates) {
+        this(candidates, "--interface", "add an address of that network to the node's interface or name it with"
+                + " --interface");
+    }
+
+    /**
+     * @param candidates the names allowed, empty for "any interface"
+     * @param namedBy    where they come from, for the message (e.g. {@code --interface})
+     * @param hint       what to do when none fits, for the message
+     */
+    public InterfaceChooser(List<String> candidates, String namedBy, String hint) {
         this.candidates = List.copyOf(candidates);
+        this.namedBy = namedBy;
+        this.hint = hint;
     }
 
     /** The chosen interface, or a reason (for status {@code InterfaceNotFound}) why none could be. */
@@ -43,12 +57,11 @@ public final class InterfaceChooser {
             return new Chosen(usable.get(0));
         }
         String where = candidates.isEmpty() ? "no up interface has an IPv4 prefix containing " + Ipv4.format(vip)
-                : "none of --interface " + String.join(", ", candidates) + " is up with an IPv4 prefix containing "
+                : "none of " + namedBy + " (" + String.join(", ", candidates) + ")" + " is up with an IPv4 prefix containing "
                         + Ipv4.format(vip);
         String seen = usable.isEmpty() ? "no usable interface" : usable.stream()
                 .map(i -> i.name() + " " + i.prefixes().stream().map(Object::toString).collect(Collectors.joining(",")))
                 .collect(Collectors.joining("; "));
-        return new NotFound(where + " (seen: " + seen + "); add an address of that network to the node's interface"
-                + " or name it with --interface");
+        return new NotFound(where + " (seen: " + seen + "); " + hint);
     }
 }

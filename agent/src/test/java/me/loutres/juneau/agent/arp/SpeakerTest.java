@@ -3,6 +3,9 @@ package me.loutres.juneau.agent.arp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +32,9 @@ class SpeakerTest {
     final ManualTimer timer = new ManualTimer();
     final AgentMetrics metrics = new AgentMetrics();
     final List<String> conflicts = new ArrayList<>();
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     final Speaker speaker = new Speaker(wire, AnnounceSchedule.DEFAULT, timer, metrics,
-            (claim, iface, other) -> conflicts.add(claim.vipText() + " " + other));
+            (claim, iface, other) -> conflicts.add(claim.vipText() + " " + other), CLOCK);
 
     static Speaker.Binding bind(long vip) {
         return new Speaker.Binding(new Claim(vip, "slb-default-" + Ipv4.format(vip), 1, "default", "web"), ETH0);
@@ -44,7 +48,7 @@ class SpeakerTest {
 
     @Test
     void aGainSendsGratuitousArpAtOnceInBothFormsThenFourMoreRounds() {
-        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), CLOCK.instant());
 
         assertThat(applied.gained()).containsExactly(bind(VIP));
         assertThat(wire.sent("eth0")).containsExactly(ArpFrame.gratuitousRequest(MAC, VIP),
@@ -60,8 +64,8 @@ class SpeakerTest {
 
     @Test
     void aVipKeptAcrossApplyIsNotAnnouncedAgain() {
-        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
-        Speaker.Applied again = speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+        speaker.apply(Map.of(VIP, bind(VIP)), CLOCK.instant());
+        Speaker.Applied again = speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
 
         assertThat(again.gained()).containsExactly(bind(VIP2));
         assertThat(wire.sent("eth0")).hasSize(4);
@@ -69,8 +73,8 @@ class SpeakerTest {
 
     @Test
     void remainingRoundsAreNotSentOnceTheVipIsLost() {
-        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
-        speaker.apply(Map.of(), System.nanoTime());
+        speaker.apply(Map.of(VIP, bind(VIP)), CLOCK.instant());
+        speaker.apply(Map.of(), CLOCK.instant());
         timer.runAll();
 
         assertThat(wire.sent("eth0")).hasSize(2);
@@ -80,7 +84,7 @@ class SpeakerTest {
 
     @Test
     void answersRequestsForOwnedVipsOnlyAndStopsAtOnceOnLoss() throws InterruptedException {
-        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
         int garps = wire.sent("eth0").size();
 
         wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, Ipv4.parse("198.18.0.102")));
@@ -89,7 +93,7 @@ class SpeakerTest {
         assertThat(sent.subList(garps, sent.size()))
                 .containsExactly(ArpFrame.request(CLIENT_MAC, CLIENT, VIP).replyFrom(MAC));
 
-        speaker.apply(Map.of(VIP2, bind(VIP2)), System.nanoTime());
+        speaker.apply(Map.of(VIP2, bind(VIP2)), CLOCK.instant());
         wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
         wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP2)); // a barrier: answered after the first
         sent = wire.awaitSent("eth0", garps + 2);
@@ -100,7 +104,7 @@ class SpeakerTest {
 
     @Test
     void anotherMacClaimingAnOwnedVipIsAConflict() throws InterruptedException {
-        speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        speaker.apply(Map.of(VIP, bind(VIP)), CLOCK.instant());
         int garps = wire.sent("eth0").size();
 
         wire.inject("eth0", ArpFrame.gratuitousRequest(PEER, VIP));
@@ -113,7 +117,7 @@ class SpeakerTest {
 
     @Test
     void suspendedItAnswersNothingAndResumedItAnswersAgain() throws InterruptedException {
-        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), System.nanoTime());
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
         int garps = wire.sent("eth0").size();
         speaker.suspend();
         wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
@@ -134,7 +138,7 @@ class SpeakerTest {
     void aSocketThatCannotBeOpenedIsReportedPerVip() {
         wire.refuse("eth0");
 
-        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), System.nanoTime());
+        Speaker.Applied applied = speaker.apply(Map.of(VIP, bind(VIP)), CLOCK.instant());
 
         assertThat(applied.gained()).isEmpty();
         assertThat(applied.socketErrors()).containsOnlyKeys(VIP);

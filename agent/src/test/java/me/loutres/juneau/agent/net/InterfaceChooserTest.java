@@ -58,7 +58,7 @@ class InterfaceChooserTest {
         assertThat(none).isEqualTo(new InterfaceChooser.NotFound("no up interface has an IPv4 prefix containing"
                 + " 203.0.113.5 (seen: eth0 198.18.0.11/24; eth1 10.1.0.5/16); add an address of that network to the"
                 + " node's interface or name it with --interface"));
-        assertThat(named).isEqualTo(new InterfaceChooser.NotFound("none of --interface bond0 is up with an IPv4 prefix"
+        assertThat(named).isEqualTo(new InterfaceChooser.NotFound("none of --interface (bond0) is up with an IPv4 prefix"
                 + " containing 203.0.113.5 (seen: no usable interface); add an address of that network to the node's"
                 + " interface or name it with --interface"));
     }

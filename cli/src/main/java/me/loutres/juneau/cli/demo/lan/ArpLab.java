@@ -11,10 +11,12 @@ import me.loutres.juneau.agent.arp.MacAddress;
 /**
  * A LAN made of network namespaces only: a bridge in a namespace of its own, and one namespace per host (a client
  * and the nodes), each with an {@code eth0} veth whose peer is a port of that bridge. Addresses are in
- * 198.18.0.0/24 (RFC 2544 benchmarking space); nothing is created in, or routed to, the root namespace.
+ * 198.18.0.0/24 (RFC 2544 benchmarking space), and 198.18.1.0/24 on an optional second LAN ({@link #secondLink});
+ * nothing is created in, or routed to, the root namespace.
  */
 public final class ArpLab implements AutoCloseable {
     static final String SUBNET = "198.18.0.";
+    static final String SECOND_SUBNET = "198.18.1.";
 
     /** One host: its namespace, address and the MAC of its eth0. */
     public record Host(String name, String namespace, String ip, MacAddress mac) {
@@ -24,6 +26,7 @@ public final class ArpLab implements AutoCloseable {
     private final String lan;
     private final Map<String, Host> hosts = new LinkedHashMap<>();
     private final List<String> namespaces = new ArrayList<>();
+    private boolean secondLan;
 
     private ArpLab(String prefix) {
         this.prefix = prefix;
@@ -87,6 +90,42 @@ public final class ArpLab implements AutoCloseable {
         Netns.ip(ns, "addr", "add", SUBNET + octet + "/24", "dev", "eth0");
         Netns.ip(ns, "link", "set", "eth0", "up");
         Host h = new Host(name, ns, SUBNET + octet, mac);
+        hosts.put(name, h);
+        return h;
+    }
+
+    /**
+     * A second LAN (bridge {@code br1} in the LAN namespace, addresses 198.18.1.0/24, MACs 02:00:00:00:01:xx), for
+     * nodes with two links: adds {@code eth1} on it to {@code h}'s namespace, with 198.18.1.{@code octet}.
+     *
+     * @return the new link, as a host of the second LAN (same namespace as {@code h})
+     */
+    public Host secondLink(Host h, int octet) throws IOException, InterruptedException {
+        return attachToSecondLan(h.name() + "-eth1", h.namespace(), "eth1", octet);
+    }
+
+    /** Adds a host whose only link, eth0, is on the second LAN (198.18.1.{@code octet}), e.g. a client there. */
+    public Host hostOnSecondLan(String name, int octet) throws IOException, InterruptedException {
+        String ns = prefix + "-" + name;
+        namespace(ns);
+        return attachToSecondLan(name, ns, "eth0", octet);
+    }
+
+    private Host attachToSecondLan(String name, String ns, String dev, int octet)
+            throws IOException, InterruptedException {
+        if (!secondLan) {
+            Netns.ip(lan, "link", "add", "br1", "type", "bridge", "stp_state", "0", "forward_delay", "0");
+            Netns.ip(lan, "link", "set", "br1", "up");
+            secondLan = true;
+        }
+        MacAddress mac = MacAddress.parse(String.format("02:00:00:00:01:%02x", octet));
+        String port = "q" + octet;
+        Netns.ip(lan, "link", "add", port, "type", "veth", "peer", "name", dev, "netns", ns);
+        Netns.ip(lan, "link", "set", port, "master", "br1", "up");
+        Netns.ip(ns, "link", "set", dev, "address", mac.toString());
+        Netns.ip(ns, "addr", "add", SECOND_SUBNET + octet + "/24", "dev", dev);
+        Netns.ip(ns, "link", "set", dev, "up");
+        Host h = new Host(name, ns, SECOND_SUBNET + octet, mac);
         hosts.put(name, h);
         return h;
     }

@@ -48,6 +48,26 @@ public final class ArpProber implements AutoCloseable {
     }
 
 
+    /** One request; the MAC of the first reply for {@code target}, or null when none came within {@code timeout}. */
+    public String ask(String target, Duration timeout) throws Exception {
+        long vip = Ipv4.parse(target);
+        long me = Ipv4.parse(host.ip());
+        byte[] buf = new byte[2048];
+        channel.send(ArpFrame.request(host.mac(), me, vip).encode());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            int n = channel.receive(buf, Duration.ofMillis(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+            if (n < 0) {
+                continue;
+            }
+            var reply = ArpFrame.decode(buf, n).filter(f -> f.isReply() && f.senderIp() == vip && f.targetIp() == me);
+            if (reply.isPresent()) {
+                return reply.get().senderMac().toString();
+            }
+        }
+        return null;
+    }
+
     /** One request; the time until the first reply for {@code target}, or null when none came within {@code timeout}. */
     public Duration roundTrip(String target, Duration timeout) throws Exception {
         long vip = Ipv4.parse(target);

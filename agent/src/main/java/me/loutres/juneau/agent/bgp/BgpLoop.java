@@ -1,0 +1,89 @@
+package me.loutres.juneau.agent.bgp;
+
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import me.loutres.juneau.agent.kube.NodeSources;
+import me.loutres.juneau.agent.kube.SessionWriter;
+import me.loutres.juneau.agent.plan.NodePlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The BGP half's own thread (docs/bgp.md): BIRD and the BGPSession writes must never slow the ARP loop down. It
+ * carries out the latest plan handed to it (plans that arrive while it works are coalesced): the {@link BgpDriver}
+ * makes BIRD run it, the {@link SessionWriter} says what BIRD reports.
+ */
+public final class BgpLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BgpLoop.class);
+
+    private final BgpDriver bgp;
+    private final SessionWriter sessions;
+    private final NodeSources sources;
+    private final Runnable replan;
+    private final AtomicReference<NodePlan> nextPlan = new AtomicReference<>();
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "juneau-agent-bgp");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean stopping;
+    private List<String> lastPlanProblems = List.of();
+
+    /** @param replan asks for a new plan (a Secret a peer names appeared or changed) */
+    public BgpLoop(BgpDriver bgp, SessionWriter sessions, NodeSources sources, Runnable replan) {
+        this.bgp = bgp;
+        this.sessions = sessions;
+        this.sources = sources;
+        this.replan = replan;
+    }
+
+    /** Hands the plan over; returns at once. */
+    public void announce(NodePlan plan) {
+        if (nextPlan.getAndSet(plan) == null && !stopping) {
+            thread.execute(this::announceLatest);
+        }
+    }
+
+    private void announceLatest() {
+        NodePlan plan = nextPlan.getAndSet(null);
+        if (plan == null || stopping) {
+            return;
+        }
+        try {
+            if (!plan.problems().equals(lastPlanProblems)) {
+                List<String> before = lastPlanProblems;
+                plan.problems().stream().filter(p -> !before.contains(p)).forEach(p -> LOG.warn("BGP: {}", p));
+                lastPlanProblems = plan.problems();
+            }
+            List<SessionReport> reports = bgp.apply(plan);
+            // after BIRD has the plan: reading a Secret is a call to the API server, which a route must not wait for
+            if (sources.refreshSecrets()) {
+                replan.run(); // a password appeared or changed: plan again with it
+            }
+            sessions.write(plan.sessions(), reports);
+        } catch (RuntimeException e) {
+            LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
+        }
+    }
+
+    /** BIRD's pid, or -1 when none runs. */
+    public long birdPid() {
+        return bgp.birdPid();
+    }
+
+    /** Lets the turn under way finish, then withdraws every route and waits for BIRD to send that, and stops it. */
+    @Override
+    public void close() {
+        stopping = true;
+        thread.shutdown();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        bgp.close();
+    }
+}

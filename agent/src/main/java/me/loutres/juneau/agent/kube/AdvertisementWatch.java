@@ -1,0 +1,259 @@
+package me.loutres.juneau.agent.kube;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
+import me.loutres.juneau.agent.ops.AgentMetrics;
+import me.loutres.juneau.agent.own.AdvertisementRead;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watch of the ARPAdvertisements labelled with this node, and what it takes to trust it: generic objects read
+ * one by one (a typed informer that meets one malformed object fails the whole list), the skipped ones said once,
+ * the watch's state for the log and liveness, and a fresh list when the API server came back with other contents.
+ * Called from the agent's one reconcile thread only (except {@link #start}, {@link #stop} and the getters).
+ */
+public final class AdvertisementWatch {
+    private static final Logger LOG = LoggerFactory.getLogger(AdvertisementWatch.class);
+    private static final ResourceDefinitionContext ADVERTISEMENTS =
+            ResourceDefinitionContext.fromResourceType(ARPAdvertisement.class);
+    private static final Duration RECHECK = Duration.ofSeconds(1);
+    /** How long the watch may take to bring its cache in line with a direct list after an outage. */
+    private static final Duration CACHE_SETTLE = Duration.ofSeconds(5);
+
+    private final KubernetesClient client;
+    private final String node;
+    private final ApiReachability api;
+    private final AgentMetrics metrics;
+    private final Reporter reporter;
+    private final Executor events;
+    private final Clock clock;
+    private final Runnable onChange;
+    private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+    private volatile boolean stopping;
+    private volatile long notWatchingSince;
+    private Boolean lastWatching;
+    private boolean wasDown;
+    private long cacheCheckSince;
+    private long lastCacheCheck;
+    private final Map<String, AdvertisementRead> reads = new HashMap<>();
+    private Map<String, String> lastSkipped = Map.of();
+
+    /** @param events sends the Warning Events about skipped advertisements (off the reconcile thread) */
+    public AdvertisementWatch(KubernetesClient client, String node, ApiReachability api, AgentMetrics metrics,
+            Reporter reporter, Executor events, Clock clock, Runnable onChange) {
+        this.client = client;
+        this.node = node;
+        this.api = api;
+        this.metrics = metrics;
+        this.reporter = reporter;
+        this.events = events;
+        this.clock = clock;
+        this.onChange = onChange;
+        this.notWatchingSince = clock.millis();
+        this.informer = newInformer();
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> newInformer() {
+        SharedIndexInformer<GenericKubernetesResource> i = client.genericKubernetesResources(ADVERTISEMENTS)
+                .withLabel(JuneauConstants.LABEL_NODE, node).runnableInformer(0);
+        i.exceptionHandler((started, t) -> {
+            // keep retrying with the informer's backoff: a node agent has nothing better to do than wait
+            LOG.debug("ARPAdvertisement list/watch: {}", t.getMessage());
+            api.failed("ARPAdvertisement watch", ApiReachability.firstLine(t));
+            return true;
+        });
+        i.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource obj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+            }
+        });
+        return i;
+    }
+
+    public void start() {
+        informer.start();
+    }
+
+    public void stop() {
+        stopping = true;
+        informer.stop();
+    }
+
+    public boolean hasSynced() {
+        return informer.hasSynced();
+    }
+
+    /** Whether the informer gave up for good (it retries forever unless stopped; liveness). */
+    public boolean stoppedForGood() {
+        return !stopping && informer.stopped().toCompletableFuture().isDone();
+    }
+
+    /** Since when (the clock's millis) the watch has been down, 0 while it watches. */
+    public long notWatchingSince() {
+        return notWatchingSince;
+    }
+
+    /** The watch's cache. */
+    public List<GenericKubernetesResource> cached() {
+        return informer.getStore().list();
+    }
+
+    /** One direct list from the API server (after a pause: the cache may be older than the Lease). */
+    public List<GenericKubernetesResource> listFromServer() {
+        return client.genericKubernetesResources(ADVERTISEMENTS).withLabel(JuneauConstants.LABEL_NODE, node).list()
+                .getItems();
+    }
+
+    /** Whether {@code list} holds the same objects, at the same versions, as the cache. */
+    public boolean matchesCache(List<GenericKubernetesResource> list) {
+        return versions(list).equals(versions(cached()));
+    }
+
+    /**
+     * After an outage a watch resumes from its last resourceVersion, without a list. An API server that came back
+     * with other contents (a restored or replaced store) would leave the cache stale for good, answering for
+     * advertisements that no longer exist; so once the watch is back, one direct list is compared with the cache,
+     * and a cache that still differs after a few seconds is replaced by a fresh informer (a fresh list).
+     *
+     * @return true while a fresh informer is listing (nothing should change until its list is in)
+     */
+    public boolean replacedAfterOutage() {
+        boolean down = api.down();
+        long now = clock.millis();
+        if (wasDown && !down) {
+            cacheCheckSince = now;
+            lastCacheCheck = 0;
+        }
+        wasDown = down;
+        if (cacheCheckSince == 0 || down || (lastCacheCheck != 0 && now - lastCacheCheck < RECHECK.toMillis())) {
+            return false;
+        }
+        lastCacheCheck = now;
+        List<GenericKubernetesResource> server;
+        try {
+            server = listFromServer();
+        } catch (KubernetesClientException e) {
+            return false; // the next turn tries again
+        }
+        if (matchesCache(server)) {
+            cacheCheckSince = 0;
+        } else if (now - cacheCheckSince > CACHE_SETTLE.toMillis()) {
+            cacheCheckSince = 0;
+            LOG.info("the API server's ARPAdvertisements differ from the watch's cache after the outage (a restored or"
+                    + " replaced store?); listing them afresh");
+            SharedIndexInformer<GenericKubernetesResource> stale = informer;
+            notWatchingSince = clock.millis(); // a new watch opening, not an outage
+            lastWatching = false;
+            informer = newInformer();
+            informer.start();
+            stale.stop();
+            return true;
+        }
+        return false;
+    }
+
+    /** Notes the watch's state, for the log (one line per change, via {@link ApiReachability}) and liveness. */
+    public void observe() {
+        boolean watching = informer.isWatching();
+        if (watching) {
+            notWatchingSince = 0;
+            api.ok("ARPAdvertisement watch");
+        } else if (notWatchingSince == 0) {
+            notWatchingSince = clock.millis();
+            if (Boolean.TRUE.equals(lastWatching)) {
+                // fabric8 reconnects a lost watch itself (with backoff) without calling the exception handler
+                api.failed("ARPAdvertisement watch", "the watch closed; reconnecting");
+            }
+        }
+        if (lastWatching == null || lastWatching != watching) {
+            if (watching && lastWatching == null) {
+                LOG.info("watching ARPAdvertisements labelled {}={}", JuneauConstants.LABEL_NODE, node);
+            } else if (!watching && lastWatching == null) {
+                LOG.info("connecting to the API server (retried with backoff until it answers)");
+            }
+            lastWatching = watching;
+        }
+    }
+
+    private static Map<String, String> versions(List<GenericKubernetesResource> list) {
+        return list.stream().filter(a -> a.getMetadata() != null).collect(Collectors.toMap(
+                a -> String.valueOf(a.getMetadata().getName()),
+                a -> String.valueOf(a.getMetadata().getResourceVersion()), (a, b) -> a));
+    }
+
+    /**
+     * The readable advertisements, each version read once; the unreadable ones are remembered with their problem
+     * (for {@link #reportSkipped}) and otherwise ignored.
+     */
+    public List<ARPAdvertisement> readAll(List<GenericKubernetesResource> raw) {
+        Map<String, AdvertisementRead> now = new HashMap<>();
+        List<ARPAdvertisement> readable = new ArrayList<>(raw.size());
+        for (GenericKubernetesResource g : raw) {
+            String name = g.getMetadata() == null ? "" : String.valueOf(g.getMetadata().getName());
+            AdvertisementRead r = reads.get(name);
+            if (r == null || r.resourceVersion() == null
+                    || !r.resourceVersion().equals(g.getMetadata().getResourceVersion())) {
+                r = AdvertisementRead.of(g);
+            }
+            now.put(name, r);
+            if (r.readable()) {
+                readable.add(r.advertisement());
+            }
+        }
+        reads.clear();
+        reads.putAll(now);
+        return readable;
+    }
+
+    /**
+     * Says, once per object and problem, which advertisements this node skips: a log line, a Warning event on the
+     * advertisement and the skipped gauge. Never an exception: one bad object must not stop the node answering
+     * the good ones.
+     */
+    public void reportSkipped(Map<String, String> invalid) {
+        Map<String, String> skipped = new TreeMap<>(invalid);
+        reads.values().stream().filter(r -> !r.readable()).forEach(r -> skipped.put(r.name(), r.problem()));
+        metrics.skipped(skipped.size());
+        if (skipped.equals(lastSkipped)) {
+            return;
+        }
+        skipped.forEach((name, problem) -> {
+            if (!problem.equals(lastSkipped.get(name))) {
+                LOG.warn("skipping ARPAdvertisement {}: {}", name.isEmpty() ? "(without a name)" : name, problem);
+                if (!name.isEmpty()) {
+                    events.execute(() -> reporter.eventOnAdvertisement(name, "Warning",
+                            JuneauConstants.EVENT_INVALID_ADVERTISEMENT, "node " + node
+                                    + " does not answer ARP for this advertisement: " + problem));
+                }
+            }
+        });
+        lastSkipped = Map.copyOf(skipped);
+    }
+}
