@@ -44,7 +44,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
             return;
         }
         String name = Texts.name(net);
-        List<String> others = DefaultNetwork.defaults(view.externalNetworks()).stream()
+        List<String> others = DefaultNetwork.defaults(view.defaultNetworks()).stream()
                 .filter(n -> !n.equals(name)).toList();
         if (!others.isEmpty()) {
             verdict.problem(DEFAULT_FIELD + ": ExternalNetworks " + Texts.quote(name) + " and "

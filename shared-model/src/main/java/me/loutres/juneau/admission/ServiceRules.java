@@ -74,7 +74,7 @@ final class ServiceRules implements KindRules {
         if (network == null || network.isEmpty()) {
             // no annotation: the default network serves it, as the controller will choose (docs/api-reference.md)
             NetworkChoice choice = DefaultNetwork.choose(network, view.serviceLoadBalancer(namespace, name).orElse(null),
-                    view.externalNetworks());
+                    view.defaultNetworks());
             networkNameOk = choice instanceof NetworkChoice.Named;
             if (choice instanceof NetworkChoice.Named n) {
                 network = n.network();
@@ -170,7 +170,7 @@ final class ServiceRules implements KindRules {
      * ways out: name a network, or mark one as the default (docs/api-reference.md, "The default network").
      */
     private static void noNetwork(String network, ClusterView view, Review review, Verdict verdict) {
-        List<String> defaults = DefaultNetwork.defaults(view.externalNetworks());
+        List<String> defaults = DefaultNetwork.defaults(view.defaultNetworks());
         String state = network == null ? "missing" : "empty";
         if (defaults.size() > 1) {
             verdict.problem(Texts.NETWORK_FIELD + ": " + state + ", and ExternalNetworks " + Texts.list(defaults)

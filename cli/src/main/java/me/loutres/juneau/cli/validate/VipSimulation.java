@@ -53,7 +53,7 @@ final class VipSimulation {
         // the annotation's network, else the default one: the controller's choice (docs/api-reference.md)
         NetworkChoice choice = DefaultNetwork.choose(annotations.get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
                 view.serviceLoadBalancer(service.getMetadata().getNamespace(), service.getMetadata().getName())
-                        .orElse(null), view.externalNetworks());
+                        .orElse(null), view.defaultNetworks());
         String network = choice.networkOrNull();
         String requested = trim(annotations.get(JuneauConstants.ANNOTATION_REQUESTED_IP));
         NetworkResolution resolution = choice instanceof NetworkChoice.Unresolved u

@@ -123,6 +123,11 @@ class SameVerdictIT {
         }
 
         @Override
+        public java.util.List<ExternalNetwork> defaultNetworks() {
+            return delegate.defaultNetworks();
+        }
+
+        @Override
         public java.util.List<ExternalNetwork> externalNetworksListingPool(String pool) {
             return delegate.externalNetworksListingPool(pool);
         }
