@@ -91,9 +91,8 @@ final class EventRouter {
                 allPools();
             }
             servicesOf(n.getMetadata().getName());
-            if (DefaultNetwork.isDefault(o) || DefaultNetwork.isDefault(n)) {
-                // marked or unmarked default (or a default changed): the Services it serves are not indexed by
-                // its name, they have no annotation (docs/api-reference.md, "The default network")
+            if (o != null && DefaultNetwork.isDefault(o) && !DefaultNetwork.isDefault(cache.network(o.getMetadata().getName()))) {
+                // the mark was removed, or the default network deleted: its Services without annotation say so now
                 unannotatedServices();
             }
         }));
@@ -222,8 +221,8 @@ final class EventRouter {
     }
 
     /**
-     * Every managed Service without the network annotation: a scan, but only when an ExternalNetwork marked default
-     * changes, which is rare.
+     * Every managed Service without the network annotation: a scan, but only when the default network, one of its
+     * pools or the mark changes, which is rare.
      */
     private void unannotatedServices() {
         cache.services().stream()
@@ -241,6 +240,10 @@ final class EventRouter {
                 .sorted(java.util.Comparator.comparing((Service s) -> String.valueOf(s.getMetadata().getCreationTimestamp()))
                         .thenComparing(ServiceKey::of))
                 .filter(this::relevant).forEach(s -> requeue.service(ServiceKey.of(s)));
+        if (DefaultNetwork.isDefault(cache.network(network))) {
+            // the default network also serves the Services that name none (the index holds only annotations)
+            unannotatedServices();
+        }
     }
 
     /** The addresses the allocator keeps out of arp pools (the shared reader: IPv4 InternalIPs, trimmed). */

@@ -106,4 +106,30 @@ class UnclassedServicesMockTest extends ScenarioBase {
         assertThat(status("uc", "plain").getVip()).isEqualTo("10.9.0.2");
         assertThat(cluster.slb("uc", "plain").getSpec().getExternalNetwork()).isEqualTo("uc-net");
     }
+
+    @Test
+    @Order(4)
+    void aPoolTheDefaultNetworkWaitedForReachesTheServicesWithoutAnnotation() {
+        for (String name : java.util.List.of("uc-net", "uc-net2")) {
+            cluster.client().resources(ExternalNetwork.class).withName(name).edit(n -> {
+                n.getMetadata().setAnnotations(java.util.Map.of());
+                return n;
+            });
+        }
+        ExternalNetwork third = new ExternalNetwork();
+        third.getMetadata().setName("uc-net3");
+        third.getMetadata().setAnnotations(java.util.Map.of(JuneauConstants.ANNOTATION_DEFAULT_NETWORK, "true"));
+        third.setSpec(new me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec("bgp", java.util.List.of("uc-pool3")));
+        // listing a pool that does not exist yet is refused by the webhook; stored around it, the network waits
+        cluster.beforeTheWebhook(() -> cluster.client().resource(third).create());
+        cluster.create(unclassed("uc", "third"));
+        eventually(() -> assertThat(condition(status("uc", "third"), JuneauConstants.CONDITION_ALLOCATED).getMessage())
+                .contains("AddressPool \"uc-pool3\" listed by ExternalNetwork \"uc-net3\" does not exist"));
+
+        cluster.pool("uc-pool3", "bgp", "10.9.2.0/29");
+        eventually(() -> {
+            assertThat(status("uc", "third").getVip()).isEqualTo("10.9.2.1");
+            assertThat(cluster.slb("uc", "third").getSpec().getExternalNetwork()).isEqualTo("uc-net3");
+        });
+    }
 }
