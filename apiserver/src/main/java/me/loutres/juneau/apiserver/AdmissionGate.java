@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.UUID;
 import me.loutres.juneau.admission.AdmissionChain;
 import me.loutres.juneau.admission.AdmissionRoutes;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.admission.Endpoint;
 
 /**
@@ -35,7 +36,9 @@ final class AdmissionGate implements Admission {
         List<Endpoint> hooks = routes.computeIfAbsent(type.group() + "/" + type.plural() + "/" + subresource + "/"
                 + operation, k -> AdmissionRoutes.forRequest(type.group(), type.plural(), subresource, operation));
         String user = caller.user() == null ? null : caller.user().getUsername();
-        AdmissionChain.Outcome outcome = AdmissionChain.run(hooks, object, old, user, (hook, current) -> {
+        // the base install's webhook configurations (only classed Services reach the Service webhooks)
+        AdmissionChain.Outcome outcome = AdmissionChain.run(hooks, object, old, user, ManagedServices.CLASSED,
+                (hook, current) -> {
             ObjectNode review = review(operation, type, subresource, namespace, name, caller, current, old);
             JsonNode response;
             try {

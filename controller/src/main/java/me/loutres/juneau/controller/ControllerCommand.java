@@ -69,6 +69,12 @@ public final class ControllerCommand implements Callable<Integer> {
             + " only where no agent runs by design (a local stack): in a cluster nobody would answer for such a node")
     boolean arpWithoutAgents;
 
+    @Option(names = "--manage-unclassed", description = "also serve type: LoadBalancer Services without"
+            + " spec.loadBalancerClass, as MetalLB does; they take the ExternalNetwork marked"
+            + " juneau.loutres.me/default-network: \"true\" unless annotated. Give the webhook the same flag"
+            + " (overlay manifests/overlays/default-class, docs/install.md)")
+    boolean manageUnclassed;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -93,7 +99,8 @@ public final class ControllerCommand implements Callable<Integer> {
         try {
             options = ControllerOptions.defaults(identity != null ? identity : defaultIdentity())
                     .withNamespace(namespace).withLeaseName(leaseName).withMetricsPort(metricsPort)
-                    .withWorkers(workers).withLease(timing).withArpWithoutAgents(arpWithoutAgents);
+                    .withWorkers(workers).withLease(timing).withArpWithoutAgents(arpWithoutAgents)
+                    .withManageUnclassed(manageUnclassed);
         } catch (IllegalArgumentException e) {
             System.err.println("juneau controller: " + e.getMessage());
             return EXIT_BAD_INPUT;

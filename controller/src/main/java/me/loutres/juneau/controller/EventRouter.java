@@ -20,8 +20,9 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.cache.ClusterCache;
 import me.loutres.juneau.controller.cache.RecentWrites;
 import me.loutres.juneau.controller.reconcile.Requeue;
-import me.loutres.juneau.controller.reconcile.ServiceReconciler;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.view.NodeInternalIps;
 
@@ -38,7 +39,12 @@ final class EventRouter {
 
     private final NodeLivenessWatch liveness;
 
-    EventRouter(ClusterCache cache, Requeue requeue, BooleanSupplier leading, NodeLivenessWatch liveness) {
+    /** Which Services are ours (--manage-unclassed): the decision the reconciler and the webhook share. */
+    private final ManagedServices managed;
+
+    EventRouter(ClusterCache cache, Requeue requeue, BooleanSupplier leading, NodeLivenessWatch liveness,
+            ManagedServices managed) {
+        this.managed = managed;
         this.liveness = liveness;
         this.cache = cache;
         this.requeue = requeue;
@@ -85,6 +91,10 @@ final class EventRouter {
                 allPools();
             }
             servicesOf(n.getMetadata().getName());
+            if (o != null && DefaultNetwork.isDefault(o) && !DefaultNetwork.isDefault(cache.network(o.getMetadata().getName()))) {
+                // the mark was removed, or the default network deleted: its Services without annotation say so now
+                unannotatedServices();
+            }
         }));
         cache.onArpAdvertisements(handler(cache.recentArpAdvertisements(), (o, n) -> {
             String ns = ClusterCache.label(n, JuneauConstants.LABEL_SERVICE_NAMESPACE);
@@ -227,7 +237,22 @@ final class EventRouter {
     }
 
     private boolean relevant(Service s) {
-        return s != null && (ServiceReconciler.isManaged(s) || cache.serviceLoadBalancer(ServiceKey.of(s)) != null);
+        return s != null && (managed.manages(s) || cache.serviceLoadBalancer(ServiceKey.of(s)) != null);
+    }
+
+    /**
+     * Every managed Service without the network annotation: a scan, but only when the default network, one of its
+     * pools or the mark changes, which is rare.
+     */
+    private void unannotatedServices() {
+        cache.services().stream()
+                .filter(s -> s.getMetadata() != null && isBlank(ClusterCache.annotation(s,
+                        JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)))
+                .filter(this::relevant).forEach(s -> requeue.service(ServiceKey.of(s)));
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
     }
 
     private void servicesOf(String network) {
@@ -235,6 +260,10 @@ final class EventRouter {
                 .sorted(java.util.Comparator.comparing((Service s) -> String.valueOf(s.getMetadata().getCreationTimestamp()))
                         .thenComparing(ServiceKey::of))
                 .filter(this::relevant).forEach(s -> requeue.service(ServiceKey.of(s)));
+        if (DefaultNetwork.isDefault(cache.network(network))) {
+            // the default network also serves the Services that name none (the index holds only annotations)
+            unannotatedServices();
+        }
     }
 
     /** The addresses the allocator keeps out of arp pools (the shared reader: IPv4 InternalIPs, trimmed). */

@@ -109,12 +109,12 @@ public final class JuneauController implements AutoCloseable {
         EventRecorder events = new EventRecorder(writer, options.identity(), options.clock());
         MalformedReports malformed = new MalformedReports(events, metrics);
         this.serviceReconciler = new ServiceReconciler(cache, writer, events, metrics, requeue, options.clock(),
-                malformed, options.arpWithoutAgents());
+                malformed, options.arpWithoutAgents(), options.managed());
         serviceReconciler.leaseDuration(options.lease().leaseDuration());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed, options.clock());
         this.networkReconciler = new NetworkReconciler(cache, malformed);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
-        this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness);
+        this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness, options.managed());
         router.register();
         this.synced = cache.start();
     }
@@ -254,7 +254,7 @@ public final class JuneauController implements AutoCloseable {
             pools.add(p.getMetadata().getName());
         });
         Set<ServiceKey> seen = new TreeSet<>();
-        cache.services().stream().filter(ServiceReconciler::isManaged)
+        cache.services().stream().filter(serviceReconciler::isManaged)
                 .sorted(Comparator.comparing((Service s) -> String.valueOf(s.getMetadata().getCreationTimestamp()))
                         .thenComparing(ServiceKey::of))
                 .forEach(s -> {

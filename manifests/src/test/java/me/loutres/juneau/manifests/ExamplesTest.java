@@ -144,7 +144,7 @@ class ExamplesTest {
         assertThat(all.stream().filter(e -> e.kind().equals(JuneauConstants.KIND_ADDRESS_POOL))
                 .map(e -> e.content().path("spec").path("advertiseMode").asText())).contains("arp", "bgp");
         assertThat(all.stream().filter(e -> e.kind().equals("Service")).map(e -> SERIALIZATION.convertValue(e.content(), Service.class))
-                .filter(s -> JuneauConstants.isManaged(s.getSpec().getType(), s.getSpec().getLoadBalancerClass()))).hasSizeGreaterThanOrEqualTo(2);
+                .filter(s -> me.loutres.juneau.policy.ManagedServices.CLASSED.manages(s))).hasSizeGreaterThanOrEqualTo(2);
     }
 
     @Test

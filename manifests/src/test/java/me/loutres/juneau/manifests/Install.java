@@ -17,6 +17,7 @@ record Install(String name, Path dir, List<JsonNode> objects) {
     static final Path CERT_MANAGER_DIR = Path.of(".");
     static final Path SELF_SIGNED_DIR = Path.of("overlays", "self-signed");
     static final Path EXAMPLE_DIR = Path.of("overlays", "example");
+    static final Path DEFAULT_CLASS_DIR = Path.of("overlays", "default-class");
     static final ObjectMapper YAML = new YAMLMapper();
 
     static Install certManager() {
@@ -30,6 +31,11 @@ record Install(String name, Path dir, List<JsonNode> objects) {
     /** The example overlay with every day-one setting (registry, reserved CIDRs, API server, ServiceMonitor). */
     static Install example() {
         return render("example overlay (kubectl apply -k manifests/overlays/example)", EXAMPLE_DIR);
+    }
+
+    /** The default install serving unclassed LoadBalancer Services too (docs/install.md, "Unclassed Services"). */
+    static Install defaultClass() {
+        return render("default-class overlay (kubectl apply -k manifests/overlays/default-class)", DEFAULT_CLASS_DIR);
     }
 
     /** Every container (init containers too) of every pod template, with the object that owns it. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import java.util.ArrayList;
 import java.util.List;
+import me.loutres.juneau.policy.ManagedServices;
 
 /**
  * The chain kube-apiserver runs for one write ("Dynamic Admission Control", docs/admission.md): the endpoints the
@@ -69,13 +70,15 @@ public final class AdmissionChain {
     /**
      * @param endpoints the routing table's endpoints for the request, mutating first
      * @param user      the requesting user's name, null when not known ({@code validate})
+     * @param managed   which Services the install's webhook configurations let through (the default-class overlay
+     *                  lets unclassed ones through too, docs/install.md)
      */
     public static <X extends Exception> Outcome run(List<Endpoint> endpoints, JsonNode object, JsonNode old,
-            String user, Call<X> call) throws X {
+            String user, ManagedServices managed, Call<X> call) throws X {
         JsonNode current = object;
         List<String> warnings = new ArrayList<>();
         for (Endpoint endpoint : endpoints) {
-            if (!endpoint.reach().test(current, user) && !endpoint.reach().test(old, user)) {
+            if (!endpoint.reach().test(current, user, managed) && !endpoint.reach().test(old, user, managed)) {
                 continue; // the webhook configuration's matchConditions keep this object away from the endpoint
             }
             Answer answer = call.review(endpoint, current);

@@ -34,8 +34,8 @@ public final class AdmissionEngine {
         this.settings = settings == null ? AdmissionSettings.defaults() : settings;
         for (Endpoint.Rules r : Endpoint.Rules.values()) {
             rules.put(r, switch (r) {
-                case SERVICE_MUTATION -> new ServiceMutation();
-                case SERVICE_VALIDATION -> new ServiceRules();
+                case SERVICE_MUTATION -> new ServiceMutation(this.settings.managed());
+                case SERVICE_VALIDATION -> new ServiceRules(this.settings.managed());
                 case ADDRESS_POOLS -> new AddressPoolRules(this.settings);
                 case EXTERNAL_NETWORKS -> new ExternalNetworkRules();
                 case SERVICE_LOAD_BALANCERS -> ControllerOnlyRules.serviceLoadBalancers(this.settings);

@@ -5,6 +5,7 @@ import java.util.Set;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.policy.ManagedServices;
 
 /**
  * What the operator tells the webhook at start: who the controller is (only it may write ServiceLoadBalancers and
@@ -14,9 +15,11 @@ import me.loutres.juneau.ip.Ipv4;
  * @param reservedCidrs       CIDRs (a.b.c.d/N, N 0-32) or single addresses: Service and Pod CIDRs, gateways (docs/admission.md)
  * @param agentUsernames      userInfo.username values of the node agent, which may write only ARPAdvertisement status
  *                            (docs/admission.md)
+ * @param managed             which Services are Juneau's ({@code --manage-unclassed}); the same decision as the
+ *                            controller's (docs/install.md, "Unclassed Services")
  */
 public record AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs,
-                                Set<String> agentUsernames) {
+                                Set<String> agentUsernames, ManagedServices managed) {
 
     /**
      * @throws IllegalArgumentException for a reserved CIDR that cannot be parsed (operator configuration, checked once
@@ -28,14 +31,20 @@ public record AdmissionSettings(Set<String> controllerUsernames, List<String> re
         reservedCidrs = List.copyOf(reservedCidrs == null ? List.of() : reservedCidrs);
         agentUsernames = Set.copyOf(agentUsernames == null || agentUsernames.isEmpty()
                 ? Set.of(JuneauConstants.DEFAULT_AGENT_USERNAME) : agentUsernames);
+        managed = managed == null ? ManagedServices.CLASSED : managed;
         for (String cidr : reservedCidrs) {
             ReservedCidr.parse(cidr);
         }
     }
 
+    /** Only Services of Juneau's class ({@link ManagedServices#CLASSED}). */
+    public AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs, Set<String> agentUsernames) {
+        this(controllerUsernames, reservedCidrs, agentUsernames, null);
+    }
+
     /** The default node-agent identity. */
     public AdmissionSettings(Set<String> controllerUsernames, List<String> reservedCidrs) {
-        this(controllerUsernames, reservedCidrs, null);
+        this(controllerUsernames, reservedCidrs, null, null);
     }
 
     public static AdmissionSettings defaults() {

@@ -2,6 +2,7 @@ package me.loutres.juneau.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.ManagedServices;
 import java.util.List;
 
 /**
@@ -54,33 +55,44 @@ public record Endpoint(String path, String webhookName, boolean mutating, String
         /**
          * The matchCondition as Java, over the object as the API server hands it to CEL ({@code null} on DELETE,
          * when the Service webhooks are not called) and the requesting user's name ({@code null}: not known, as
-         * for {@code juneau validate}, which checks files someone wrote, never the controller).
+         * for {@code juneau validate}, which checks files someone wrote, never the controller), for the base
+         * install's webhook configuration (Juneau's class only).
          */
         public boolean test(JsonNode object, String username) {
+            return test(object, username, ManagedServices.CLASSED);
+        }
+
+        /**
+         * The same for an install whose Service webhooks let through what {@code managed} manages: the overlay
+         * manifests/overlays/default-class admits unclassed LoadBalancer Services too (docs/install.md).
+         */
+        public boolean test(JsonNode object, String username, ManagedServices managed) {
             if (this == NOT_BY_THE_CONTROLLER) {
                 return !JuneauConstants.DEFAULT_CONTROLLER_USERNAME.equals(username);
             }
-            return test(object);
+            return test(object, managed);
         }
 
         /** The matchCondition as Java, over the object alone (see {@link #test(JsonNode, String)}). */
         public boolean test(JsonNode object) {
+            return test(object, ManagedServices.CLASSED);
+        }
+
+        /** The matchCondition as Java, over the object alone, for an install that manages what {@code managed} does. */
+        public boolean test(JsonNode object, ManagedServices managed) {
             if (this == EVERY_OBJECT || this == NOT_BY_THE_CONTROLLER) {
                 return true;
             }
             if (object == null || object.isNull()) {
                 return false;
             }
-            JsonNode spec = object.path("spec");
-            boolean managed = "LoadBalancer".equals(spec.path("type").asText(null))
-                    && me.loutres.juneau.api.JuneauConstants.LOAD_BALANCER_CLASS.equals(
-                    spec.path("loadBalancerClass").asText(null));
-            if (managed || this == MANAGED_SERVICES) {
-                return managed;
+            boolean isManaged = managed.manages(object);
+            if (isManaged || this == MANAGED_SERVICES) {
+                return isManaged;
             }
             JsonNode annotations = object.path("metadata").path("annotations");
             for (var it = annotations.fieldNames(); it.hasNext(); ) {
-                if (it.next().startsWith(me.loutres.juneau.api.JuneauConstants.GROUP + "/")) {
+                if (it.next().startsWith(JuneauConstants.GROUP + "/")) {
                     return true;
                 }
             }

@@ -12,11 +12,48 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.policy.DefaultNetwork;
 import me.loutres.juneau.view.ClusterView;
 
 /** ExternalNetwork CREATE, UPDATE, DELETE (docs/admission.md, ExternalNetwork). */
 final class ExternalNetworkRules extends ReferencedKindRules {
     static final int MAX_NAMED_REFERENCES = 5;
+
+    static final String DEFAULT_FIELD = "metadata.annotations[\"" + JuneauConstants.ANNOTATION_DEFAULT_NETWORK + "\"]";
+
+    /**
+     * The default-network mark (docs/api-reference.md, "The default network"): "true" or "false", and at most one
+     * network marked, so which network serves a Service without the annotation is never a guess. Only a write that
+     * newly marks this network is checked against the others: two marks stored around the webhook must not block
+     * unrelated changes (the controller reports them on the Services instead).
+     */
+    private static void defaultMark(Verdict verdict, ExternalNetwork net, ExternalNetwork old, ClusterView view,
+            boolean beingDeleted) {
+        Map<String, String> a = net.getMetadata() == null ? null : net.getMetadata().getAnnotations();
+        String value = a == null ? null : a.get(JuneauConstants.ANNOTATION_DEFAULT_NETWORK);
+        if (value == null) {
+            return;
+        }
+        if (!DefaultNetwork.TRUE.equals(value) && !"false".equals(value)) {
+            verdict.problem(DEFAULT_FIELD + ": " + Texts.quote(value) + " is not accepted; accepted: \"true\" (this"
+                    + " ExternalNetwork serves Services without annotation " + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK
+                    + ") or \"false\"");
+            return;
+        }
+        if (beingDeleted || !DefaultNetwork.isDefault(net) || DefaultNetwork.isDefault(old)) {
+            return;
+        }
+        String name = Texts.name(net);
+        List<String> others = DefaultNetwork.defaults(view.defaultNetworks()).stream()
+                .filter(n -> !n.equals(name)).toList();
+        if (!others.isEmpty()) {
+            verdict.problem(DEFAULT_FIELD + ": ExternalNetworks " + Texts.quote(name) + " and "
+                    + String.join(", ", others.stream().map(Texts::quote).toList()) + " would both be marked "
+                    + DefaultNetwork.MARK + "; at most one ExternalNetwork is the default; accepted: remove the mark"
+                    + " from " + String.join(", ", others.stream().map(Texts::quote).toList())
+                    + " first, or leave it off " + Texts.quote(name));
+        }
+    }
 
     @Override
     Verdict reviewWrite(Review review, ClusterView view) {
@@ -54,6 +91,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
         }
         bgpAndArp(verdict, net.getSpec(), type);
         LabelSelectorRules.check(verdict, "spec.nodeSelector", net.getSpec().getNodeSelector());
+        defaultMark(verdict, net, old, view, review.beingDeleted());
         if (review.beingDeleted()) {
             return verdict;
         }

@@ -4,17 +4,23 @@ import io.fabric8.kubernetes.api.model.Service;
 import java.util.List;
 import java.util.Map;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.view.ClusterView;
 
 /** docs/admission.md: the mutating webhook of managed Services. Non-managed Services are never touched. */
 final class ServiceMutation implements KindRules {
     static final String LOCAL = "Local";
+    private final ManagedServices managed;
+
+    ServiceMutation(ManagedServices managed) {
+        this.managed = managed;
+    }
 
     @Override
     public Verdict review(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
         Service service = ServiceRules.writtenService(review);
-        if (service == null || !ServiceRules.isManaged(service)) {
+        if (service == null || !managed.manages(service)) {
             return verdict;
         }
         // CREATE and UPDATE: the API server defaults an omitted policy to Cluster on every write (a kubectl replace of a

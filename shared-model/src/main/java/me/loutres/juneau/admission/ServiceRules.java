@@ -18,16 +18,19 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.ip.SpecialPurposeRange;
+import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.KubeObjects;
 
 /** docs/admission.md: the validating webhook of managed Services (CREATE, UPDATE). */
 final class ServiceRules implements KindRules {
+    private final ManagedServices managed;
 
-    static boolean isManaged(Service s) {
-        return s != null && s.getSpec() != null
-                && JuneauConstants.isManaged(s.getSpec().getType(), s.getSpec().getLoadBalancerClass());
+    ServiceRules(ManagedServices managed) {
+        this.managed = managed;
     }
 
     /**
@@ -48,8 +51,8 @@ final class ServiceRules implements KindRules {
         if (service == null) {
             return verdict;
         }
-        if (!isManaged(service)) {
-            unmanagedWithOurAnnotations(service).ifPresent(verdict::warn);
+        if (!managed.manages(service)) {
+            unmanagedWithOurAnnotations(service, managed).ifPresent(verdict::warn);
             return verdict;
         }
         ServiceSpec spec = service.getSpec();
@@ -58,21 +61,34 @@ final class ServiceRules implements KindRules {
                     + "set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " to request an address");
         }
         Service old = review.oldObjectAs(Service.class, "Service");
-        if (old != null && isManaged(old) && sameAdmissionFields(old, service)) {
+        if (old != null && managed.manages(old) && sameAdmissionFields(old, service)) {
             // so existing Services survive later changes of the pools and networks they reference
             return verdict;
         }
         checkTrafficPolicy(spec, verdict);
         checkPortsAndFamilies(spec, verdict);
+        String namespace = review.objectNamespace();
+        String name = review.objectName();
         String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
-        boolean networkNameOk = checkNetworkName(network, view, review, verdict);
+        boolean networkNameOk;
+        if (network == null || network.isEmpty()) {
+            // no annotation: the default network serves it, as the controller will choose (docs/api-reference.md)
+            NetworkChoice choice = DefaultNetwork.choose(network, view.serviceLoadBalancer(namespace, name).orElse(null),
+                    view.defaultNetworks());
+            networkNameOk = choice instanceof NetworkChoice.Named;
+            if (choice instanceof NetworkChoice.Named n) {
+                network = n.network();
+            } else {
+                noNetwork(network, view, review, verdict);
+            }
+        } else {
+            networkNameOk = checkNetworkName(network, verdict);
+        }
         String requested = requestedIp(service);
         Long requestedIp = parseRequested(requested, verdict);
         if (review.beingDeleted()) {
             return verdict;
         }
-        String namespace = review.objectNamespace();
-        String name = review.objectName();
         if (networkNameOk) {
             Optional<ExternalNetwork> net = view.externalNetwork(network);
             if (net.isEmpty()) {
@@ -101,7 +117,7 @@ final class ServiceRules implements KindRules {
      * (a missing or misspelled class, or another type): it is allowed untouched, with a warning saying why Juneau
      * ignores it, so it does not sit in {@code <pending>} without a word (docs/api-reference.md, issue "unmanaged but meant to be").
      */
-    static Optional<String> unmanagedWithOurAnnotations(Service s) {
+    static Optional<String> unmanagedWithOurAnnotations(Service s, ManagedServices managed) {
         Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();
         List<String> ours = a == null ? List.of() : a.keySet().stream()
                 .filter(k -> k.startsWith(JuneauConstants.GROUP + "/")).sorted().toList();
@@ -114,14 +130,13 @@ final class ServiceRules implements KindRules {
         String why;
         if (!"LoadBalancer".equals(type)) {
             why = "spec.type is " + (type == null ? "not set (ClusterIP)" : Texts.quote(type));
-        } else if (lbClass == null || lbClass.isEmpty()) {
-            why = "spec.loadBalancerClass is not set";
+        } else if (lbClass == null) {
+            why = "spec.loadBalancerClass is not set (the webhook runs without --manage-unclassed)";
         } else {
             why = "spec.loadBalancerClass is " + Texts.quote(lbClass);
         }
         return Optional.of("Juneau ignores this Service although it has annotation" + (ours.size() == 1 ? " " : "s ")
-                + String.join(", ", ours) + ": " + why + "; Juneau serves only Services with spec.type: LoadBalancer and "
-                + "spec.loadBalancerClass: " + JuneauConstants.LOAD_BALANCER_CLASS
+                + String.join(", ", ours) + ": " + why + "; Juneau serves only Services with " + managed.accepted()
                 + " (the class can be set only when the Service is created or becomes a LoadBalancer)");
     }
 
@@ -150,15 +165,27 @@ final class ServiceRules implements KindRules {
         }
     }
 
-    /** Rule 2; true when the name can be looked up. */
-    private static boolean checkNetworkName(String network, ClusterView view, Review review, Verdict verdict) {
-        if (network == null || network.isEmpty()) {
-            String existing = review.beingDeleted() ? ""
-                    : " (existing: " + Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)) + ")";
-            verdict.problem(Texts.NETWORK_FIELD + ": " + (network == null ? "missing" : "empty")
-                    + "; set it to the name of an ExternalNetwork" + existing);
-            return false;
+    /**
+     * Rule 2 without a name: no annotation (or an empty one) and no single default network. The message says both
+     * ways out: name a network, or mark one as the default (docs/api-reference.md, "The default network").
+     */
+    private static void noNetwork(String network, ClusterView view, Review review, Verdict verdict) {
+        List<String> defaults = DefaultNetwork.defaults(view.defaultNetworks());
+        String state = network == null ? "missing" : "empty";
+        if (defaults.size() > 1) {
+            verdict.problem(Texts.NETWORK_FIELD + ": " + state + ", and ExternalNetworks " + Texts.list(defaults)
+                    + " are all marked " + DefaultNetwork.MARK + ", so none is the default; set the annotation to one of"
+                    + " them, or remove the mark from all but one");
+            return;
         }
+        String existing = review.beingDeleted() ? ""
+                : " (existing: " + Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)) + ")";
+        verdict.problem(Texts.NETWORK_FIELD + ": " + state + "; set it to the name of an ExternalNetwork" + existing
+                + ", or mark one ExternalNetwork " + DefaultNetwork.MARK + " to serve Services without it");
+    }
+
+    /** Rule 2; true when the name can be looked up. */
+    private static boolean checkNetworkName(String network, Verdict verdict) {
         if (!Texts.isDns1123Subdomain(network)) {
             verdict.problem(Texts.NETWORK_FIELD + ": " + Texts.quote(network) + " is not a valid ExternalNetwork name; "
                     + Texts.DNS1123_ACCEPTED);

@@ -9,6 +9,11 @@ public final class JuneauConstants {
     public static final String LOAD_BALANCER_CLASS = GROUP + "/load-balancer";
     public static final String ANNOTATION_EXTERNAL_NETWORK = GROUP + "/load-balancer-external-network";
     public static final String ANNOTATION_REQUESTED_IP = GROUP + "/load-balancer-requested-ip";
+    /**
+     * On an ExternalNetwork, value {@code "true"}: it serves managed Services without
+     * {@link #ANNOTATION_EXTERNAL_NETWORK} (docs/api-reference.md, "The default network"); at most one network has it.
+     */
+    public static final String ANNOTATION_DEFAULT_NETWORK = GROUP + "/default-network";
     public static final String FINALIZER = "serviceloadbalancer." + GROUP + "/allocation-claim";
 
     public static final String LABEL_SERVICE_NAMESPACE = GROUP + "/service-namespace";
@@ -136,11 +141,6 @@ public final class JuneauConstants {
     public static final String EVENT_MALFORMED_ENTRY = "MalformedEntry";
 
     private JuneauConstants() {
-    }
-
-    /** A Service is managed iff type LoadBalancer and exactly our class (docs/api-reference.md). */
-    public static boolean isManaged(String type, String loadBalancerClass) {
-        return "LoadBalancer".equals(type) && LOAD_BALANCER_CLASS.equals(loadBalancerClass);
     }
 
     public static String arpAdvertisementName(String namespace, String name) {

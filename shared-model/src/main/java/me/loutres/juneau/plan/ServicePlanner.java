@@ -27,6 +27,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.election.ArpElection;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.BackendState;
@@ -53,25 +54,20 @@ public final class ServicePlanner {
     private ServicePlanner() {
     }
 
-    public static boolean isManaged(Service svc) {
-        return svc != null && svc.getSpec() != null
-                && JuneauConstants.isManaged(svc.getSpec().getType(), svc.getSpec().getLoadBalancerClass());
-    }
-
     // ---- 1. lifecycle ----
 
     /**
      * The path of a key. Total: an object without {@code metadata} (kube-apiserver stores none; a fuzzed or restored
      * read may hand one over) cannot be acted on safely, so the key is left alone ({@link Lifecycle#NOTHING}).
      */
-    public static Lifecycle lifecycle(Service svc, ServiceLoadBalancer slb) {
+    public static Lifecycle lifecycle(ManagedServices managed, Service svc, ServiceLoadBalancer slb) {
         if ((slb != null && slb.getMetadata() == null) || (svc != null && svc.getMetadata() == null)) {
             return Lifecycle.NOTHING;
         }
         if (slb != null && slb.getMetadata().getDeletionTimestamp() != null) {
             return hasFinalizer(slb) ? Lifecycle.FINALIZE : Lifecycle.NOTHING;
         }
-        if (!isManaged(svc) || svc.getMetadata().getDeletionTimestamp() != null) {
+        if (!managed.manages(svc) || svc.getMetadata().getDeletionTimestamp() != null) {
             return Lifecycle.FORGET;
         }
         if (slb != null && !ownedBy(slb, svc)) {
@@ -84,9 +80,17 @@ public final class ServicePlanner {
 
     /** The spec the Service's annotations ask for (trimmed; an empty value is no value). */
     public static ServiceLoadBalancerSpec desiredSpec(Service svc) {
+        return desiredSpec(svc, annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK));
+    }
+
+    /**
+     * The spec with the network chosen for the Service ({@code DefaultNetwork.choose}: its annotation, else the
+     * default network), so the ServiceLoadBalancer shows which network serves it; null when none can.
+     */
+    public static ServiceLoadBalancerSpec desiredSpec(Service svc, String network) {
         ServiceLoadBalancerSpec spec = new ServiceLoadBalancerSpec();
         spec.setServiceRef(new ServiceRef(svc.getMetadata() == null ? null : svc.getMetadata().getName()));
-        spec.setExternalNetwork(trimmed(annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)));
+        spec.setExternalNetwork(trimmed(network));
         spec.setRequestedIP(trimmed(annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP)));
         return spec;
     }
@@ -96,10 +100,15 @@ public final class ServicePlanner {
      * it is right as it is.
      */
     public static Optional<ServiceLoadBalancer> shell(Service svc, ServiceLoadBalancer slb) {
+        return shell(svc, slb, svc == null ? null : annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK));
+    }
+
+    /** {@link #shell(Service, ServiceLoadBalancer)} with the network chosen for the Service (see {@link #desiredSpec(Service, String)}). */
+    public static Optional<ServiceLoadBalancer> shell(Service svc, ServiceLoadBalancer slb, String network) {
         if (svc == null || svc.getMetadata() == null) {
             return Optional.empty(); // nothing to name the object after (lifecycle leaves such a key alone)
         }
-        ServiceLoadBalancerSpec spec = desiredSpec(svc);
+        ServiceLoadBalancerSpec spec = desiredSpec(svc, network);
         OwnerReference owner = new OwnerReferenceBuilder().withApiVersion("v1").withKind("Service")
                 .withName(svc.getMetadata().getName()).withUid(svc.getMetadata().getUid()).withController(true)
                 .build();

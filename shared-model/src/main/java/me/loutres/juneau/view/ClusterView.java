@@ -51,6 +51,12 @@ public interface ClusterView {
     /** The ExternalNetworks whose {@code spec.addressPools} lists this pool. */
     List<ExternalNetwork> externalNetworksListingPool(String pool);
 
+    /**
+     * The ExternalNetworks marked {@code juneau.loutres.me/default-network: "true"} (docs/api-reference.md, "The
+     * default network"): one, or none; more only when stored around the webhook.
+     */
+    List<ExternalNetwork> defaultNetworks();
+
     /** The ARPAdvertisements whose {@code spec.address} is this address. */
     List<ARPAdvertisement> arpAdvertisementsAt(long address);
 

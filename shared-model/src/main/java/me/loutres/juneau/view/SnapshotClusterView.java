@@ -1,5 +1,6 @@
 package me.loutres.juneau.view;
 
+import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -45,6 +46,7 @@ public final class SnapshotClusterView implements ClusterView {
     private final KeyIndex<ServiceLoadBalancer> slbByVip = new KeyIndex<>(ViewKeys::vip);
     private final KeyIndex<ServiceLoadBalancer> slbByNetwork = new KeyIndex<>(ViewKeys::network);
     private final KeyIndex<ExternalNetwork> networkByPool = new KeyIndex<>(ViewKeys::pools);
+    private final KeyIndex<ExternalNetwork> networkByMark = new KeyIndex<>(ViewKeys::defaultMark);
     private final KeyIndex<ARPAdvertisement> arpByAddress = new KeyIndex<>(ViewKeys::arpAddress);
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
@@ -106,6 +108,7 @@ public final class SnapshotClusterView implements ClusterView {
         } else if (o instanceof ExternalNetwork n) {
             networks.put(name, n);
             networkByPool.put(indexKey, n);
+            networkByMark.put(indexKey, n);
             networksByPeer.put(indexKey, n);
         } else if (o instanceof ServiceLoadBalancer s) {
             slbs.put(s.getMetadata().getNamespace() + "/" + name, s);
@@ -202,6 +205,11 @@ public final class SnapshotClusterView implements ClusterView {
     @Override
     public List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
         return slbByNetwork.get(network);
+    }
+
+    @Override
+    public List<ExternalNetwork> defaultNetworks() {
+        return networkByMark.get(DefaultNetwork.TRUE);
     }
 
     @Override

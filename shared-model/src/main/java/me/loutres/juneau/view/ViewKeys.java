@@ -1,5 +1,6 @@
 package me.loutres.juneau.view;
 
+import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
@@ -22,6 +23,8 @@ public final class ViewKeys {
     public static final String BY_VIP = "vip";
     public static final String BY_NETWORK = "network";
     public static final String BY_POOL = "pool";
+    /** ExternalNetworks by their default-network mark: key {@code "true"} for the marked ones. */
+    public static final String BY_DEFAULT_MARK = "default-network";
     public static final String BY_ADDRESS = "address";
 
     private ViewKeys() {
@@ -45,6 +48,11 @@ public final class ViewKeys {
     }
 
     /** The pools an ExternalNetwork lists. */
+    /** {@code ["true"]} for an ExternalNetwork marked the default network (DefaultNetwork.isDefault), else none. */
+    public static List<String> defaultMark(ExternalNetwork net) {
+        return DefaultNetwork.isDefault(net) ? List.of(DefaultNetwork.TRUE) : List.of();
+    }
+
     public static List<String> pools(ExternalNetwork net) {
         return net.getSpec() == null || net.getSpec().getAddressPools() == null ? List.of()
                 : List.copyOf(net.getSpec().getAddressPools().stream().filter(p -> p != null).distinct().toList());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.view.KubeObjects;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,7 @@ class AdmissionChainTest {
     void theMutatingPatchIsAppliedBeforeTheValidatingEndpointSeesTheObject() {
         List<JsonNode> seen = new ArrayList<>();
         AdmissionChain.Outcome out = AdmissionChain.run(SERVICE_HOOKS, service(JuneauConstants.LOAD_BALANCER_CLASS),
-                null, "alice", (endpoint, current) -> {
+                null, "alice", ManagedServices.CLASSED, (endpoint, current) -> {
                     seen.add(current);
                     return endpoint.mutating()
                             ? new AdmissionChain.Answer(true, 200, "", List.of("defaulted"),
@@ -54,7 +55,7 @@ class AdmissionChainTest {
     void anObjectTheMatchConditionsKeepAwayReachesNoServiceEndpoint() {
         List<Endpoint> called = new ArrayList<>();
         AdmissionChain.Outcome out = AdmissionChain.run(SERVICE_HOOKS, service("other.example/lb"), null, "alice",
-                (endpoint, current) -> {
+                ManagedServices.CLASSED, (endpoint, current) -> {
                     called.add(endpoint);
                     return new AdmissionChain.Answer(false, 403, "never", List.of(), null);
                 });
@@ -66,7 +67,7 @@ class AdmissionChainTest {
     void anUpdateAwayFromOurClassIsStillReviewedThroughTheOldObject() {
         List<Endpoint> called = new ArrayList<>();
         AdmissionChain.run(SERVICE_HOOKS, service("other.example/lb"), service(JuneauConstants.LOAD_BALANCER_CLASS),
-                "alice", (endpoint, current) -> {
+                "alice", ManagedServices.CLASSED, (endpoint, current) -> {
                     called.add(endpoint);
                     return new AdmissionChain.Answer(true, 200, "", List.of(), null);
                 });
@@ -77,7 +78,7 @@ class AdmissionChainTest {
     void theFirstDenialEndsTheChainWithItsCodeMessageAndTheWarningsSoFar() {
         List<Endpoint> called = new ArrayList<>();
         AdmissionChain.Outcome out = AdmissionChain.run(SERVICE_HOOKS, service(JuneauConstants.LOAD_BALANCER_CLASS),
-                null, "alice", (endpoint, current) -> {
+                null, "alice", ManagedServices.CLASSED, (endpoint, current) -> {
                     called.add(endpoint);
                     return new AdmissionChain.Answer(false, 422, "spec.x: bad", List.of("first"), null);
                 });
@@ -93,7 +94,7 @@ class AdmissionChainTest {
     @Test
     void aPatchThatCannotApplyIsSaidNotSkipped() {
         AdmissionChain.Outcome out = AdmissionChain.run(SERVICE_HOOKS, service(JuneauConstants.LOAD_BALANCER_CLASS),
-                null, "alice", (endpoint, current) -> new AdmissionChain.Answer(true, 200, "", List.of(),
+                null, "alice", ManagedServices.CLASSED, (endpoint, current) -> new AdmissionChain.Answer(true, 200, "", List.of(),
                         patch("[{\"op\":\"replace\",\"path\":\"/metadata/annotations/missing\",\"value\":\"x\"}]")));
         assertThat(out).isInstanceOfSatisfying(AdmissionChain.UnusablePatch.class,
                 u -> assertThat(u.problem()).contains("cannot be applied"));

@@ -88,9 +88,9 @@ class AdmissionRulesTest {
         allow("2.1.1 allow Local", SVC, () -> create(svc("a").yaml()));
         // rule 2: the network annotation
         deny("2.1.2 deny missing annotation", SVC, () -> create(svc("a").net(null).yaml()),
-                NET + "missing; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+                NET + "missing; set it to the name of an ExternalNetwork (existing: broken, l2, public), or mark one ExternalNetwork juneau.loutres.me/default-network: \"true\" to serve Services without it");
         deny("2.1.2 deny blank annotation", SVC, () -> create(svc("a").net("   ").yaml()),
-                NET + "empty; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+                NET + "empty; set it to the name of an ExternalNetwork (existing: broken, l2, public), or mark one ExternalNetwork juneau.loutres.me/default-network: \"true\" to serve Services without it");
         deny("2.1.2 deny not DNS-1123", SVC, () -> create(svc("a").net("Pub_1").yaml()),
                 NET + "\"Pub_1\" is not a valid ExternalNetwork name; expected a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)");
         allow("2.1.2 allow subdomain with dots", SVC, () -> create(svc("a").net("l2").yaml()));
@@ -180,13 +180,13 @@ class AdmissionRulesTest {
                 () -> create(svc("a").lbClass(null).policy("Cluster").ip("192.0.2.9").yaml()),
                 ignored.replace("annotation juneau.loutres.me/load-balancer-external-network",
                         "annotations juneau.loutres.me/load-balancer-external-network, juneau.loutres.me/load-balancer-requested-ip")
-                        + "spec.loadBalancerClass is not set" + serves);
+                        + "spec.loadBalancerClass is not set (the webhook runs without --manage-unclassed)" + serves);
         allowWarn("2.1 a misspelled class with a Juneau annotation: allowed with a warning", SVC,
                 () -> create(svc("a").lbClass("juneau.loutres.me/loadbalancer").yaml()),
                 ignored + "spec.loadBalancerClass is \"juneau.loutres.me/loadbalancer\"" + serves);
         allowWarn("2.1 the warning on UPDATE too", SVC,
                 () -> update(svc("a").lbClass(null).yaml(), svc("a").lbClass(null).annotation("team", "x").yaml()),
-                ignored + "spec.loadBalancerClass is not set" + serves);
+                ignored + "spec.loadBalancerClass is not set (the webhook runs without --manage-unclassed)" + serves);
         allow("2.1 unmanaged without Juneau annotations: no warning", SVC,
                 () -> create(svc("a").type("ClusterIP").net(null).annotation("example.com/juneau.loutres.me", "x").yaml()));
         allow("2.6 unmanaged with Juneau annotations: the mutation neither patches nor warns", MUT,
@@ -441,11 +441,11 @@ class AdmissionRulesTest {
                 "spec.externalTrafficPolicy: not set; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend)");
         deny("reader: an empty annotation map is no annotation", SVC, () -> create(svc("a").net(null).yaml()
                 .replace("  creationTimestamp: \"2026-11-29T10:00:00Z\"\n", "  creationTimestamp: \"2026-11-29T10:00:00Z\"\n  annotations:\n")),
-                NET + "missing; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+                NET + "missing; set it to the name of an ExternalNetwork (existing: broken, l2, public), or mark one ExternalNetwork juneau.loutres.me/default-network: \"true\" to serve Services without it");
         deny("reader: an annotation with a null value is empty, as the API server stores it", SVC, () -> create(svc("a").net(null).yaml()
                 .replace("  creationTimestamp: \"2026-11-29T10:00:00Z\"\n", "  creationTimestamp: \"2026-11-29T10:00:00Z\"\n  annotations:\n    "
                         + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + ":\n")),
-                NET + "empty; set it to the name of an ExternalNetwork (existing: broken, l2, public)");
+                NET + "empty; set it to the name of an ExternalNetwork (existing: broken, l2, public), or mark one ExternalNetwork juneau.loutres.me/default-network: \"true\" to serve Services without it");
         allow("reader: finalizers: null removes the finalizers (break-glass)", SLBS, () -> Requests.slb("UPDATE")
                 .oldObject(webGone).object(webGone.replace("  finalizers: [" + JuneauConstants.FINALIZER + "]\n", "  finalizers:\n")));
     }

@@ -103,6 +103,11 @@ final class CountingClusterView implements ClusterView {
     }
 
     @Override
+    public List<ExternalNetwork> defaultNetworks() {
+        return count("defaultNetworks", inner.defaultNetworks());
+    }
+
+    @Override
     public List<ExternalNetwork> externalNetworksListingPool(String pool) {
         return count("externalNetworksListingPool", inner.externalNetworksListingPool(pool));
     }

@@ -36,6 +36,19 @@ class IndexedReviewTest {
         }
     }
 
+    /** The default network is an indexed question too (ClusterView.defaultNetworks), never a walk of the networks. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("me.loutres.juneau.admission.UnclassedServicesAdmissionTest#cases")
+    void theDefaultNetworkIsLookedUpNotWalked(UnclassedServicesAdmissionTest.Case c) {
+        CountingClusterView view = new CountingClusterView(c.view());
+        AdmissionResponse response = c.engine().review(c.path(), c.request().build(), view);
+
+        assertThat(response.getAllowed()).as("allowed").isEqualTo(c.allowed());
+        for (String method : CountingClusterView.WHOLE_KIND) {
+            assertThat(view.calls(method)).as(method + "() during the review").isZero();
+        }
+    }
+
     static Stream<BgpAdmissionRulesTest.Case> bgpCases() {
         return BgpAdmissionRulesTest.cases().map(a -> (BgpAdmissionRulesTest.Case) a.get()[0]);
     }

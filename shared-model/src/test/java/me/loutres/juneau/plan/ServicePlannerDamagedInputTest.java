@@ -1,5 +1,6 @@
 package me.loutres.juneau.plan;
 
+import me.loutres.juneau.policy.ManagedServices;
 import static me.loutres.juneau.plan.ServicePlannerTest.ALLOCATED;
 import static me.loutres.juneau.plan.ServicePlannerTest.ARP_NET;
 import static me.loutres.juneau.plan.ServicePlannerTest.BGP_NET;
@@ -80,34 +81,34 @@ class ServicePlannerDamagedInputTest {
 
     static Stream<Arguments> lifecycles() {
         return Stream.of(
-                row("no Service, no SLB", () -> ServicePlanner.lifecycle(null, null), is(Lifecycle.FORGET)),
-                row("Service without metadata: left alone", () -> ServicePlanner.lifecycle(noMeta(service()), slb(null)),
+                row("no Service, no SLB", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, null, null), is(Lifecycle.FORGET)),
+                row("Service without metadata: left alone", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, noMeta(service()), slb(null)),
                         is(Lifecycle.NOTHING)),
                 row("Service without spec: not managed", () -> {
                     Service s = service();
                     s.setSpec(null);
-                    return ServicePlanner.lifecycle(s, slb(null));
+                    return ServicePlanner.lifecycle(ManagedServices.CLASSED, s, slb(null));
                 }, is(Lifecycle.FORGET)),
-                row("SLB without metadata: left alone", () -> ServicePlanner.lifecycle(service(), noMeta(slb(null))),
+                row("SLB without metadata: left alone", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, service(), noMeta(slb(null))),
                         is(Lifecycle.NOTHING)),
-                row("ownerReferences [null]", () -> ServicePlanner.lifecycle(service(), owners(slb(null), (OwnerReference) null)),
+                row("ownerReferences [null]", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, service(), owners(slb(null), (OwnerReference) null)),
                         is(Lifecycle.RECONCILE)),
-                row("controller ownerReference without uid", () -> ServicePlanner.lifecycle(service(),
+                row("controller ownerReference without uid", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, service(),
                         owners(slb(null), controllerRef(null))), is(Lifecycle.RECONCILE)),
-                row("controller ownerReference with an empty uid", () -> ServicePlanner.lifecycle(service(),
+                row("controller ownerReference with an empty uid", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, service(),
                         owners(slb(null), controllerRef(""))), is(Lifecycle.RECONCILE)),
-                row("ownerReference with every field null", () -> ServicePlanner.lifecycle(service(),
+                row("ownerReference with every field null", () -> ServicePlanner.lifecycle(ManagedServices.CLASSED, service(),
                         owners(slb(null), new OwnerReference())), is(Lifecycle.RECONCILE)),
                 row("being deleted, finalizers [null]", () -> {
                     ServiceLoadBalancer s = slb(null);
                     s.getMetadata().setDeletionTimestamp("2026-12-01T11:00:00Z");
                     s.getMetadata().setFinalizers(Arrays.asList((String) null));
-                    return ServicePlanner.lifecycle(service(), s);
+                    return ServicePlanner.lifecycle(ManagedServices.CLASSED, service(), s);
                 }, is(Lifecycle.NOTHING)),
                 row("Service annotations null", () -> {
                     Service s = service();
                     s.getMetadata().setAnnotations(null);
-                    return ServicePlanner.lifecycle(s, null);
+                    return ServicePlanner.lifecycle(ManagedServices.CLASSED, s, null);
                 }, is(Lifecycle.RECONCILE)));
     }
 

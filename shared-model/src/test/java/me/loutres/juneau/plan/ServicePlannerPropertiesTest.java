@@ -1,5 +1,6 @@
 package me.loutres.juneau.plan;
 
+import me.loutres.juneau.policy.ManagedServices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -72,7 +73,7 @@ class ServicePlannerPropertiesTest {
         ExternalNetwork net = as(trees.get(4), ExternalNetwork.class);
         AddressPool pool = as(trees.get(5), AddressPool.class);
 
-        Lifecycle lifecycle = ServicePlanner.lifecycle(svc, slb);
+        Lifecycle lifecycle = ServicePlanner.lifecycle(ManagedServices.CLASSED, svc, slb);
         assertThat(lifecycle).isNotNull();
         Optional<ServiceLoadBalancer> shell = ServicePlanner.shell(svc, slb);
         ServiceLoadBalancer current = shell.orElse(slb);

@@ -1,5 +1,6 @@
 package me.loutres.juneau.plan;
 
+import me.loutres.juneau.policy.ManagedServices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -512,7 +513,7 @@ class ServicePlannerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("lifecycles")
     void whichPathAKeyTakes(String name, Service svc, ServiceLoadBalancer slb, Lifecycle expected) {
-        assertThat(ServicePlanner.lifecycle(svc, slb)).isEqualTo(expected);
+        assertThat(ServicePlanner.lifecycle(ManagedServices.CLASSED, svc, slb)).isEqualTo(expected);
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import me.loutres.juneau.admission.AdmissionSettings;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.webhook.http.AdmissionServlet;
 import me.loutres.juneau.webhook.http.WebhookWebApp;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
@@ -33,6 +34,8 @@ public final class WebhookContextListener implements ServletContextListener {
     /** Node agent identities (docs/admission.md), comma-separated; default the juneau-agent service account. */
     public static final String AGENT_USERNAMES = "juneau.webhook.agent-usernames";
     public static final String RESERVED_CIDRS = "juneau.webhook.reserved-cidrs";
+    /** "true": unclassed LoadBalancer Services are Juneau's too, as with the controller's --manage-unclassed. */
+    public static final String MANAGE_UNCLASSED = "juneau.webhook.manage-unclassed";
 
     private final WebhookRuntime given;
     private WebhookRuntime built;
@@ -88,8 +91,19 @@ public final class WebhookContextListener implements ServletContextListener {
                 : new ClusterViewSource.InCluster();
         Set<String> users = new LinkedHashSet<>(list(lookup.apply(CONTROLLER_USERNAMES)));
         AdmissionSettings settings = new AdmissionSettings(users, list(lookup.apply(RESERVED_CIDRS)),
-                new LinkedHashSet<>(list(lookup.apply(AGENT_USERNAMES))));
+                new LinkedHashSet<>(list(lookup.apply(AGENT_USERNAMES))), manageUnclassed(lookup.apply(MANAGE_UNCLASSED)));
         return WebhookRuntimes.create(settings, source, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /** A typo must not silently leave the unclassed Services unreviewed: only true, false or nothing. */
+    static ManagedServices manageUnclassed(String value) {
+        if (value == null || value.equalsIgnoreCase("false")) {
+            return ManagedServices.CLASSED;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return ManagedServices.UNCLASSED_TOO;
+        }
+        throw new IllegalArgumentException(MANAGE_UNCLASSED + " is \"" + value + "\"; accepted: true or false");
     }
 
     private static String parameter(ServletContext context, String name) {

@@ -12,6 +12,7 @@ import me.loutres.juneau.cli.HelpLayout;
 import me.loutres.juneau.view.ClusterStateFiles;
 import me.loutres.juneau.view.ManifestException;
 import me.loutres.juneau.view.SnapshotClusterView;
+import me.loutres.juneau.policy.ManagedServices;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,6 +79,11 @@ public final class ValidateCommand implements Callable<Integer>, HelpLayout.Usag
             description = "A CIDR the webhook is configured to keep out of AddressPools (repeatable).")
     List<String> reservedCidrs;
 
+    @Option(names = "--manage-unclassed",
+            description = "The install serves type: LoadBalancer Services without spec.loadBalancerClass too (the "
+                    + "controller's and the webhook's flag, overlay manifests/overlays/default-class).")
+    boolean manageUnclassed;
+
     @Override
     public String hint(CommandLine.ParameterException e) {
         List<CommandLine.Model.ArgSpec> args = new ArrayList<>();
@@ -114,7 +120,7 @@ public final class ValidateCommand implements Callable<Integer>, HelpLayout.Usag
         AdmissionSettings settings;
         try {
             settings = new AdmissionSettings(controllerUsernames == null ? null : java.util.Set.copyOf(controllerUsernames),
-                    reservedCidrs);
+                    reservedCidrs, null, ManagedServices.of(manageUnclassed));
         } catch (IllegalArgumentException e) {
             err.println("error: --reserved-cidr: " + e.getMessage());
             return EXIT_UNREADABLE;
@@ -129,8 +135,8 @@ public final class ValidateCommand implements Callable<Integer>, HelpLayout.Usag
         }
         ManifestReader.Inputs read = new ManifestReader(ignores, Kustomize.fromEnvironment(), stdin).read(inputs, kustomizations);
         read.notes().forEach(n -> err.println("note: " + n));
-        List<Outcome> outcomes = new Validation(Validation.inProcess(new AdmissionEngine(settings)), initial, user)
-                .run(read.objects());
+        List<Outcome> outcomes = new Validation(Validation.inProcess(new AdmissionEngine(settings)), initial, user,
+                settings.managed()).run(read.objects());
         Reports.Report report = new Reports.Report(outcomes, read.failures(), read.rendered(), read.files());
         switch (output) {
             case json -> Reports.json(report, out);

@@ -21,6 +21,7 @@ import me.loutres.juneau.admission.AdmissionChain;
 import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.admission.Endpoint;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.SnapshotClusterView;
 import me.loutres.juneau.view.UnreadableObjectException;
@@ -54,9 +55,17 @@ public final class Validation {
      */
     private final Map<String, HasMetadata> stored = new HashMap<>();
     private final VipSimulation vips = new VipSimulation();
+    /** Which Services the install manages (--manage-unclassed): the webhook configuration's reach and the forecast. */
+    private final ManagedServices managed;
     private int uid;
 
     public Validation(AdmissionCall call, SnapshotClusterView initial, String user) {
+        this(call, initial, user, ManagedServices.CLASSED);
+    }
+
+    /** For an install that manages what {@code managed} does (the engine behind {@code call} must be told the same). */
+    public Validation(AdmissionCall call, SnapshotClusterView initial, String user, ManagedServices managed) {
+        this.managed = managed;
         this.call = call;
         // a copy: the run grows its view object by object (SnapshotClusterView.add), the caller's stays as given
         this.view = new SnapshotClusterView(initial.objects());
@@ -127,7 +136,7 @@ public final class Validation {
         }
         String op = operation;
         AdmissionChain.Outcome chain = AdmissionChain.run(AdmissionRoutes.forResource(resource.get()), object, old,
-                user, (endpoint, current) -> AdmissionChain.Answer.of(
+                user, managed, (endpoint, current) -> AdmissionChain.Answer.of(
                         call.review(endpoint, request(endpoint, op, o, namespace, current, old), view)));
         List<String> warnings = chain.warnings();
         if (chain instanceof AdmissionChain.Denied d) {
@@ -149,8 +158,7 @@ public final class Validation {
         }
         store(groupKind, namespace, o.name(), admitted);
         Outcome.VipForecast forecast = null;
-        if (admitted instanceof Service service && JuneauConstants.isManaged(service.getSpec() == null ? null
-                : service.getSpec().getType(), service.getSpec() == null ? null : service.getSpec().getLoadBalancerClass())) {
+        if (admitted instanceof Service service && managed.manages(service)) {
             forecast = vips.allocate(service, view);
         }
         return new Outcome(o, operation, true, true, null, null, null, warnings, forecast);

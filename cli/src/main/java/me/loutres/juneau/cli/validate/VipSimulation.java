@@ -19,6 +19,8 @@ import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.status.AllocationState;
@@ -48,11 +50,16 @@ final class VipSimulation {
         }
         Map<String, String> annotations = service.getMetadata().getAnnotations() == null ? Map.of()
                 : service.getMetadata().getAnnotations();
-        String network = trim(annotations.get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK));
+        // the annotation's network, else the default one: the controller's choice (docs/api-reference.md)
+        NetworkChoice choice = DefaultNetwork.choose(annotations.get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
+                view.serviceLoadBalancer(service.getMetadata().getNamespace(), service.getMetadata().getName())
+                        .orElse(null), view.defaultNetworks());
+        String network = choice.networkOrNull();
         String requested = trim(annotations.get(JuneauConstants.ANNOTATION_REQUESTED_IP));
-        NetworkResolution resolution = NetworkResolver.resolve(network,
-                network == null ? null : view.externalNetwork(network).orElse(null),
-                name -> view.addressPool(name).orElse(null));
+        NetworkResolution resolution = choice instanceof NetworkChoice.Unresolved u
+                ? new NetworkResolution.Unavailable(u.message())
+                : NetworkResolver.resolve(network, view.externalNetwork(network).orElse(null),
+                        name -> view.addressPool(name).orElse(null));
         if (resolution instanceof NetworkResolution.Unavailable u) {
             return forecast(AllocationState.of(u), network, view);
         }

@@ -123,6 +123,11 @@ class SameVerdictIT {
         }
 
         @Override
+        public java.util.List<ExternalNetwork> defaultNetworks() {
+            return delegate.defaultNetworks();
+        }
+
+        @Override
         public java.util.List<ExternalNetwork> externalNetworksListingPool(String pool) {
             return delegate.externalNetworksListingPool(pool);
         }
@@ -225,14 +230,17 @@ class SameVerdictIT {
         List<String> args = ValidateGoldenTest.args(fixture, "text");
         String user = option(args, "--as").stream().findFirst().orElse("ci");
         List<String> controllers = option(args, "--controller-username");
+        // a fixture run with --manage-unclassed is compared with a webhook started with it
         AdmissionSettings settings = new AdmissionSettings(controllers.isEmpty() ? null : Set.copyOf(controllers),
-                option(args, "--reserved-cidr"));
+                option(args, "--reserved-cidr"), null,
+                me.loutres.juneau.policy.ManagedServices.of(args.contains("--manage-unclassed")));
         List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
                 .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
         SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
         int port = port(settings);
 
-        List<Outcome> local = new Validation(Validation.inProcess(new AdmissionEngine(settings)), state, user).run(objects);
+        List<Outcome> local = new Validation(Validation.inProcess(new AdmissionEngine(settings)), state, user,
+                settings.managed()).run(objects);
         List<String> sent = new ArrayList<>();
         List<String> echoed = new ArrayList<>();
         List<Outcome> remote = new Validation((endpoint, request, view) -> {
@@ -241,7 +249,7 @@ class SameVerdictIT {
             sent.add(request.getUid());
             echoed.add(response.getUid());
             return response;
-        }, state, user).run(objects);
+        }, state, user, settings.managed()).run(objects);
 
         assertThat(remote).isEqualTo(local);
         assertThat(local).isNotEmpty();

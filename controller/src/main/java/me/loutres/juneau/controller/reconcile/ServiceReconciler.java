@@ -41,6 +41,9 @@ import me.loutres.juneau.plan.PlannedEvent;
 import me.loutres.juneau.plan.ServicePlan;
 import me.loutres.juneau.plan.ServicePlanner;
 import me.loutres.juneau.plan.WriteDenial;
+import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.status.AllocationState;
@@ -76,11 +79,14 @@ public final class ServiceReconciler {
     private volatile Duration reannounceWindow = Duration.ofSeconds(40);
     /** A node without an agent Lease may be elected to answer ARP (a stack that runs no agents). */
     private final boolean arpWithoutAgents;
+    /** Which Services are ours (--manage-unclassed), the decision the webhook shares. */
+    private final ManagedServices managed;
     /** The last warning raised per Service and reason, so an unchanged problem is not reported again. */
     private final Map<ServiceKey, Map<String, String>> warned = new ConcurrentHashMap<>();
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
-            Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents) {
+            Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents, ManagedServices managed) {
+        this.managed = managed;
         this.malformed = malformed;
         this.arpWithoutAgents = arpWithoutAgents;
         this.cache = cache;
@@ -96,8 +102,8 @@ public final class ServiceReconciler {
         this.reannounceWindow = lease.multipliedBy(2).plusSeconds(10);
     }
 
-    public static boolean isManaged(Service svc) {
-        return ServicePlanner.isManaged(svc);
+    public boolean isManaged(Service svc) {
+        return managed.manages(svc);
     }
 
     public Result reconcile(ServiceKey key, LeaderState st) {
@@ -105,7 +111,7 @@ public final class ServiceReconciler {
         term.ensureActive();
         Service svc = cache.service(key);
         ServiceLoadBalancer slb = cache.serviceLoadBalancer(key);
-        switch (ServicePlanner.lifecycle(svc, slb)) {
+        switch (ServicePlanner.lifecycle(managed, svc, slb)) {
             case FINALIZE:
                 return finalizeDeletion(key, slb, svc, st);
             case NOTHING:
@@ -132,7 +138,10 @@ public final class ServiceReconciler {
             return skipMalformed(term, key, svc, current, ServicePlanner.unreadable(current, unreadable.get()), st);
         }
         ServiceLoadBalancer slb = current;
-        Optional<ServiceLoadBalancer> shell = ServicePlanner.shell(svc, slb);
+        // the annotation's network, else the default one (kept once it gave a VIP): the same choice as admission's
+        NetworkChoice choice = DefaultNetwork.choose(
+                ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK), slb, cache.networks());
+        Optional<ServiceLoadBalancer> shell = ServicePlanner.shell(svc, slb, choice.networkOrNull());
         if (shell.isPresent()) {
             slb = slb == null ? writer.createServiceLoadBalancer(term, shell.get())
                     : writer.updateServiceLoadBalancer(term, shell.get());
@@ -141,8 +150,10 @@ public final class ServiceReconciler {
                             : ", requested IP " + slb.getSpec().getRequestedIP());
         }
         String network = slb.getSpec().getExternalNetwork();
-        NetworkResolution resolution = NetworkResolver.resolve(network, cache.network(network), cache::pool,
-                cache::unreadable);
+        NetworkResolution resolution = choice instanceof NetworkChoice.Unresolved u
+                ? new NetworkResolution.Unavailable(u.message())
+                : NetworkResolver.resolve(network, network == null ? null : cache.network(network), cache::pool,
+                        cache::unreadable);
         if (resolution instanceof NetworkResolution.Usable u) {
             u.pools().forEach(st.book()::syncPool);
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import me.loutres.juneau.admission.AdmissionSettings;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
 import picocli.CommandLine.ArgGroup;
@@ -67,6 +68,12 @@ public final class WebhookCommand implements Callable<Integer> {
             description = "Address block no AddressPool may overlap: Service and Pod CIDRs, gateways (repeatable).")
     List<String> reservedCidrs = new ArrayList<>();
 
+    @Option(names = "--manage-unclassed",
+            description = "Also review type: LoadBalancer Services without spec.loadBalancerClass as Juneau's, as the "
+                    + "controller does with the same flag; the webhook configuration must send them too (overlay "
+                    + "manifests/overlays/default-class, docs/install.md).")
+    boolean manageUnclassed;
+
     @Option(names = "--shutdown-grace", defaultValue = "10s", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long a stop waits for in-flight requests (default: ${DEFAULT-VALUE}).")
     Duration shutdownGrace;
@@ -108,7 +115,7 @@ public final class WebhookCommand implements Callable<Integer> {
                 : view.clusterState != null ? new ClusterViewSource.StateFile(view.clusterState)
                 : new ClusterViewSource.Kubeconfig(view.kubeconfig);
         AdmissionSettings settings = new AdmissionSettings(new LinkedHashSet<>(controllerUsernames), reservedCidrs,
-                new LinkedHashSet<>(agentUsernames));
+                new LinkedHashSet<>(agentUsernames), ManagedServices.of(manageUnclassed));
         return WebhookConfig.builder(certFile, keyFile).port(port).bindAddress(bindAddress).settings(settings)
                 .viewSource(source).shutdownGrace(shutdownGrace).build();
     }

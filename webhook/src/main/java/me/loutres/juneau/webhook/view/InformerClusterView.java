@@ -1,5 +1,6 @@
 package me.loutres.juneau.webhook.view;
 
+import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
@@ -101,7 +102,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         serviceCidrs = client.resources(ServiceCIDR.class).runnableInformer(0);
         // the indexes a review reads (docs/admission.md, "Cost of a review"): keys computed once per object version
         slbs.addIndexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
-        networks.addIndexers(Map.of(ViewKeys.BY_POOL, ViewKeys::pools));
+        networks.addIndexers(Map.of(ViewKeys.BY_POOL, ViewKeys::pools, ViewKeys.BY_DEFAULT_MARK, ViewKeys::defaultMark));
         arps.addIndexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
         // ranges need a sorted structure an informer indexer (exact keys) cannot give: fed by the informers' events
         pools.addEventHandler(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
@@ -285,6 +286,11 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     @Override
     public List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
         return network == null ? List.of() : slbs.getIndexer().byIndex(ViewKeys.BY_NETWORK, network);
+    }
+
+    @Override
+    public List<ExternalNetwork> defaultNetworks() {
+        return networks.getIndexer().byIndex(ViewKeys.BY_DEFAULT_MARK, DefaultNetwork.TRUE);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +55,7 @@ class WebhookCommandTest {
         assertThat(config.reloadInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.maxBodyBytes()).isEqualTo(3 * 1024 * 1024);
+        assertThat(config.settings().managed()).isEqualTo(ManagedServices.CLASSED);
     }
 
     @Test
@@ -62,8 +64,9 @@ class WebhookCommandTest {
                 "--bind-address", "127.0.0.1", "--cluster-state", "state.yaml",
                 "--controller-username", "system:serviceaccount:x:ctl", "--controller-username", "admin",
                 "--reserved-cidr", "10.96.0.0/12", "--reserved-cidr", "192.168.1.1", "--shutdown-grace", "500ms",
-                "--agent-username", "system:serviceaccount:edge:agent");
+                "--agent-username", "system:serviceaccount:edge:agent", "--manage-unclassed");
         assertThat(config.port()).isEqualTo(8443);
+        assertThat(config.settings().managed()).isEqualTo(ManagedServices.UNCLASSED_TOO);
         assertThat(config.settings().agentUsernames()).containsExactly("system:serviceaccount:edge:agent");
         assertThat(config.bindAddress()).isEqualTo("127.0.0.1");
         assertThat(config.viewSource()).isEqualTo(new ClusterViewSource.StateFile(Path.of("state.yaml")));

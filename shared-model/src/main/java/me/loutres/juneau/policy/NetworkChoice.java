@@ -1,0 +1,28 @@
+package me.loutres.juneau.policy;
+
+/** Which ExternalNetwork serves a managed Service ({@link DefaultNetwork#choose}). */
+public sealed interface NetworkChoice {
+
+    /** The name, or null when there is none to use. */
+    String networkOrNull();
+
+    /**
+     * A network by name.
+     *
+     * @param byDefault true when the Service has no annotation and the default network was chosen
+     */
+    record Named(String network, boolean byDefault) implements NetworkChoice {
+        @Override
+        public String networkOrNull() {
+            return network;
+        }
+    }
+
+    /** No annotation and no single default; the message names what is missing or in conflict, and the fix. */
+    record Unresolved(String message) implements NetworkChoice {
+        @Override
+        public String networkOrNull() {
+            return null;
+        }
+    }
+}
