@@ -42,7 +42,8 @@ public final class ArpWireDemo {
                     + lan.mac("node-a") + "), node-b 198.18.0.12 (" + lan.mac("node-b") + "); a node agent on each");
             Instant started = Instant.now();
             lan.startAgents(true, List.of());
-            String owner = lan.awaitAnnouncedBy(null, started, Duration.ofSeconds(40));
+            // two agent JVMs start here: seconds on an idle machine, a minute or more on a busy one
+            String owner = lan.awaitAnnouncedBy(null, started, Duration.ofSeconds(120));
             lan.lab().flushNeighbours(lan.client());
             lan.clientSendsTo(LanScenario.VIP);
             if (lan.awaitClientEntry(lan.mac(owner), System.nanoTime(), Duration.ofSeconds(3)) == null) {

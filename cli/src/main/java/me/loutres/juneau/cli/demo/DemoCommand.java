@@ -54,9 +54,8 @@ public final class DemoCommand implements Callable<Integer> {
                         + "`kubectl apply -k manifests/` installs them in a cluster.");
                 return 0;
             }
-            DemoReport.Step failed = report.steps().get(report.steps().size() - 1);
-            out.printf("%nThe demo stopped at step %d (%s): %s%n", report.steps().size(), failed.title(),
-                    failed.failure());
+            report.failures().forEach((number, failed) -> out.printf("%nStep %d did not behave as expected (%s): %s%n",
+                    number, failed.title(), failed.failure()));
             return 1;
         }
     }

@@ -36,6 +36,20 @@ public final class DemoReport {
         return !steps.isEmpty() && steps.stream().allMatch(Step::ok);
     }
 
+    /**
+     * The steps that did not behave as expected, each with its number (1-based). The wire steps run after one
+     * another fails (the BGP step does not need the ARP one), so the last step is not always the one that failed.
+     */
+    public Map<Integer, Step> failures() {
+        Map<Integer, Step> out = new LinkedHashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            if (!steps.get(i).ok()) {
+                out.put(i + 1, steps.get(i));
+            }
+        }
+        return out;
+    }
+
     public Map<String, String> vips() {
         return Map.copyOf(vips);
     }
