@@ -131,7 +131,7 @@ public final class NodeAgent implements AutoCloseable {
                 metrics, this::paused, api);
         this.informer = newInformer();
         this.sources = new NodeSources(client, options.node(), options.namespace(), bgpOptions.routerId(), clock,
-                this::kick);
+                metrics, this::kick);
         this.bgp = new BgpDriver(bgpOptions.settings(), metrics, clock);
         this.sessions = new SessionWriter(client, options.node(), reporter, clock);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
@@ -442,7 +442,7 @@ public final class NodeAgent implements AutoCloseable {
                 lastPlanProblems = plan.problems();
             }
             List<SessionReport> reports = bgp.apply(plan);
-            sessions.write(plan.sessions(), reports);
+            sessions.write(plan.sessions(), reports, sources.unknownPeers());
         } catch (RuntimeException e) {
             LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
         }
