@@ -36,7 +36,7 @@ import me.loutres.juneau.cli.demo.lan.Netns;
  *   router's {@code ip route} is polled every 2 ms (each poll is a process: a few ms of resolution). Beside each, the
  *   controller's part: until a watch here sees the ServiceLoadBalancer's {@code advertisingNodes} change.</li>
  *   <li><b>bulk</b> (optional): N more Services, each with a ready backend on both nodes, on a second bgp network
- *   (198.18.64.0/18): time until the router holds N + 1 routes, then each agent's and each BIRD's RSS and CPU over
+ *   (198.18.128.0/18): time until the router holds N + 1 routes, then each agent's and each BIRD's RSS and CPU over
  *   30 s with N + 1 routes announced.</li>
  * </ul>
  *
@@ -132,7 +132,7 @@ public final class BgpLatencyBenchmark {
         KubernetesClient admin = lan.admin();
         AddressPool pool = new AddressPool();
         pool.setMetadata(new ObjectMetaBuilder().withName("bulk").build());
-        pool.setSpec(new AddressPoolSpec("bgp", List.of("198.18.64.0/18")));
+        pool.setSpec(new AddressPoolSpec("bgp", List.of("198.18.128.0/18")));
         admin.resources(AddressPool.class).resource(pool).create();
         ExternalNetwork net = new ExternalNetwork();
         net.setMetadata(new ObjectMetaBuilder().withName("bulk").build());
