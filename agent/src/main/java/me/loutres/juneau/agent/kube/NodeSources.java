@@ -78,7 +78,7 @@ public final class NodeSources implements AutoCloseable {
         this.metrics = metrics;
         this.loadBalancers = watch(client.genericKubernetesResources(
                 ResourceDefinitionContext.fromResourceType(ServiceLoadBalancer.class)).inAnyNamespace()
-                .runnableInformer(0), "ServiceLoadBalancer", onChange);
+                .runnableInformer(0).itemStore(new LeanStore()), "ServiceLoadBalancer", onChange);
         this.networks = watch(generic(ExternalNetwork.class), "ExternalNetwork", onChange);
         this.peers = watch(generic(BGPPeer.class), "BGPPeer", onChange);
         this.profiles = watch(generic(BFDProfile.class), "BFDProfile", onChange);
@@ -89,7 +89,8 @@ public final class NodeSources implements AutoCloseable {
     }
 
     private SharedIndexInformer<GenericKubernetesResource> generic(Class<? extends HasMetadata> type) {
-        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).runnableInformer(0);
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).runnableInformer(0)
+                .itemStore(new LeanStore());
     }
 
     private static <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, String kind,
