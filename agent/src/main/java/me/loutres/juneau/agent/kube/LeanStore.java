@@ -12,7 +12,7 @@ import java.util.Map;
  * {@code ownerReferences} and {@code status.conditions}. A generic object costs about 1.5 times its typed form, and
  * {@link KindReads} keeps a typed copy beside it; a ServiceLoadBalancer's conditions are most of its size. Measured
  * with 10,000 ServiceLoadBalancers as the controller writes them: 3.4 KB per object typed (the informer before),
- * 6.7 KB generic plus typed, 3.6 KB lean generic plus typed (BENCHMARKS.md, "Agent and BIRD at 10,000 routes"). What
+ * 6.7 KB generic plus typed, 3.5 KB lean generic plus typed (BENCHMARKS.md, "Agent and BIRD at 10,000 routes"). What
  * is dropped is never read by the agent, so a damaged condition does not make an object unreadable either.
  */
 final class LeanStore extends BasicItemStore<GenericKubernetesResource> {
