@@ -166,6 +166,13 @@ public final class BgpLatencyBenchmark {
             if (routes >= n + 1 && multipath >= n + 1) {
                 break;
             }
+            for (String node : BOTH) {
+                if (!lan.agent(node).alive()) {
+                    // the DaemonSet's heap may not hold this many Services: say so at once rather than wait
+                    throw new IllegalStateException("the agent of " + node + " died with " + routes + " routes at the"
+                            + " router (its log: " + lan.agent(node).logTail() + ")");
+                }
+            }
             Thread.sleep(1000);
         }
         System.out.printf("bulk: router holds %d routes (both next hops each) %.1f s after the first write, %.1f s"
