@@ -13,6 +13,9 @@
 #                                    (cli: BgpLatencyBenchmark, the namespace LAN of BgpIT)
 #     all                            the three, one after the other, with their defaults
 #
+# BENCH_JAVA_OPTS goes to the benchmark's JVM, e.g. BENCH_JAVA_OPTS=-Dlan.agent.jvm=-Xmx256m for agents whose heap
+# holds 10,000 Services (the DaemonSet's 48 MiB does not; BENCHMARKS.md).
+#
 # The machine these numbers come from is shared: each part prints /proc/loadavg at its start and end; write it
 # down next to the numbers.
 set -eu
@@ -36,14 +39,14 @@ cli_cp() {
 }
 
 case "$what" in
-    reconfigure) java -cp "$(agent_cp)" me.loutres.juneau.agent.bgp.BirdReconfigureBenchmark "$@" ;;
-    bfd) java -cp "$(agent_cp)" me.loutres.juneau.agent.bgp.BfdDetectionBenchmark "$@" ;;
-    latency) java -cp "$(cli_cp)" me.loutres.juneau.cli.bgp.BgpLatencyBenchmark "$@" ;;
+    reconfigure) java ${BENCH_JAVA_OPTS:-} -cp "$(agent_cp)" me.loutres.juneau.agent.bgp.BirdReconfigureBenchmark "$@" ;;
+    bfd) java ${BENCH_JAVA_OPTS:-} -cp "$(agent_cp)" me.loutres.juneau.agent.bgp.BfdDetectionBenchmark "$@" ;;
+    latency) java ${BENCH_JAVA_OPTS:-} -cp "$(cli_cp)" me.loutres.juneau.cli.bgp.BgpLatencyBenchmark "$@" ;;
     all)
         cp="$(agent_cp)"
-        java -cp "$cp" me.loutres.juneau.agent.bgp.BirdReconfigureBenchmark
-        java -cp "$cp" me.loutres.juneau.agent.bgp.BfdDetectionBenchmark
-        java -cp "$(cli_cp)" me.loutres.juneau.cli.bgp.BgpLatencyBenchmark 30 10000
+        java ${BENCH_JAVA_OPTS:-} -cp "$cp" me.loutres.juneau.agent.bgp.BirdReconfigureBenchmark
+        java ${BENCH_JAVA_OPTS:-} -cp "$cp" me.loutres.juneau.agent.bgp.BfdDetectionBenchmark
+        java ${BENCH_JAVA_OPTS:-} -cp "$(cli_cp)" me.loutres.juneau.cli.bgp.BgpLatencyBenchmark 30 10000
         ;;
     *) echo "unknown benchmark '$what': reconfigure, bfd, latency or all" >&2; exit 2 ;;
 esac
