@@ -97,7 +97,7 @@ public final class NodeAgent implements AutoCloseable {
         this.advertisements = new AdvertisementWatch(client, options.node(), api, metrics, reporter, timer, clock,
                 this::kick);
         this.sources = new NodeSources(client, options.node(), options.namespace(), bgpOptions.routerId(), clock,
-                this::kick);
+                metrics, this::kick);
         this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock),
                 new SessionWriter(client, options.node(), reporter, clock), sources, this::kick);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));

@@ -63,7 +63,7 @@ public final class BgpLoop implements AutoCloseable {
             if (sources.refreshSecrets()) {
                 replan.run(); // a password appeared or changed: plan again with it
             }
-            sessions.write(plan.sessions(), reports);
+            sessions.write(plan.sessions(), reports, sources.unknownPeers());
         } catch (RuntimeException e) {
             LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
         }

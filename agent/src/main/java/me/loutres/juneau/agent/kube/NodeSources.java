@@ -1,11 +1,13 @@
 package me.loutres.juneau.agent.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.agent.plan.NodeView;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
@@ -31,6 +34,8 @@ import org.slf4j.LoggerFactory;
  * What the agent watches for BGP (docs/bgp.md): ServiceLoadBalancers, ExternalNetworks, BGPPeers, BFDProfiles and its
  * own Node, each an informer whose cache outlives an API server outage (the node keeps announcing what it knew), and
  * the Secrets that peers name in juneau-system, read one by one (never listed) and read again every few seconds.
+ * Juneau's kinds are watched generically and read object by object ({@link KindReads}), so one malformed object is
+ * skipped and named while every other object of its kind keeps working.
  */
 public final class NodeSources implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSources.class);
@@ -41,30 +46,51 @@ public final class NodeSources implements AutoCloseable {
     private final String namespace;
     private final String routerId;
     private final Clock clock;
-    private final SharedIndexInformer<ServiceLoadBalancer> loadBalancers;
-    private final SharedIndexInformer<ExternalNetwork> networks;
-    private final SharedIndexInformer<BGPPeer> peers;
-    private final SharedIndexInformer<BFDProfile> profiles;
+    private final AgentMetrics metrics;
+    // generic, then read one by one (KindReads): a typed informer that meets one malformed object fails the whole list
+    private final SharedIndexInformer<GenericKubernetesResource> loadBalancers;
+    private final SharedIndexInformer<GenericKubernetesResource> networks;
+    private final SharedIndexInformer<GenericKubernetesResource> peers;
+    private final SharedIndexInformer<GenericKubernetesResource> profiles;
+    // the API server validates a Node against its schema: a typed watch cannot meet a malformed one
     private final SharedIndexInformer<Node> nodes;
+    private final KindReads<ServiceLoadBalancer> loadBalancerReads =
+            new KindReads<>(ServiceLoadBalancer.class, JuneauConstants.KIND_SERVICE_LOAD_BALANCER);
+    private final KindReads<ExternalNetwork> networkReads =
+            new KindReads<>(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
+    private final KindReads<BGPPeer> peerReads = new KindReads<>(BGPPeer.class, JuneauConstants.KIND_BGP_PEER);
+    private final KindReads<BFDProfile> profileReads =
+            new KindReads<>(BFDProfile.class, JuneauConstants.KIND_BFD_PROFILE);
     private final Map<String, CachedSecret> secrets = new HashMap<>();
+    /** Guards the KindReads (the ARP loop and the BGP thread both read); apart from the Secrets' slow reads. */
+    private final Object readLock = new Object();
 
     private record CachedSecret(Map<String, String> data, long readAtMillis) {
     }
 
     public NodeSources(KubernetesClient client, String node, String namespace, String routerId, Clock clock,
-            Runnable onChange) {
+            AgentMetrics metrics, Runnable onChange) {
         this.client = client;
         this.node = node;
         this.namespace = namespace;
         this.routerId = routerId;
         this.clock = clock;
-        this.loadBalancers = watch(client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0),
-                "ServiceLoadBalancer", onChange);
-        this.networks = watch(client.resources(ExternalNetwork.class).runnableInformer(0), "ExternalNetwork",
-                onChange);
-        this.peers = watch(client.resources(BGPPeer.class).runnableInformer(0), "BGPPeer", onChange);
-        this.profiles = watch(client.resources(BFDProfile.class).runnableInformer(0), "BFDProfile", onChange);
+        this.metrics = metrics;
+        this.loadBalancers = watch(client.genericKubernetesResources(
+                ResourceDefinitionContext.fromResourceType(ServiceLoadBalancer.class)).inAnyNamespace()
+                .runnableInformer(0).itemStore(new LeanStore()), "ServiceLoadBalancer", onChange);
+        this.networks = watch(generic(ExternalNetwork.class), "ExternalNetwork", onChange);
+        this.peers = watch(generic(BGPPeer.class), "BGPPeer", onChange);
+        this.profiles = watch(generic(BFDProfile.class), "BFDProfile", onChange);
         this.nodes = watch(client.nodes().withField("metadata.name", node).runnableInformer(0), "Node", onChange);
+        for (KindReads<?> r : List.of(loadBalancerReads, networkReads, peerReads, profileReads)) {
+            metrics.malformed(r.kind(), 0); // the series exist from the start, at 0
+        }
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> generic(Class<? extends HasMetadata> type) {
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).runnableInformer(0)
+                .itemStore(new LeanStore());
     }
 
     private static <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, String kind,
@@ -110,10 +136,41 @@ public final class NodeSources implements AutoCloseable {
                 .orElse(null);
         Map<String, String> labels = self == null || self.getMetadata().getLabels() == null ? Map.of()
                 : self.getMetadata().getLabels();
-        List<BGPPeer> peerList = peers.getStore().list();
-        return new NodeView(node, labels, internalIp(self), routerId, advertisements,
-                loadBalancers.getStore().list(), networks.getStore().list(), peerList, profiles.getStore().list(),
-                cachedSecrets());
+        List<ServiceLoadBalancer> slbs;
+        List<ExternalNetwork> networkList;
+        List<BGPPeer> peerList;
+        List<BFDProfile> profileList;
+        synchronized (readLock) {
+            slbs = read(loadBalancerReads, loadBalancers);
+            networkList = read(networkReads, networks);
+            peerList = read(peerReads, peers);
+            profileList = read(profileReads, profiles);
+        }
+        return new NodeView(node, labels, internalIp(self), routerId, advertisements, slbs, networkList, peerList,
+                profileList, cachedSecrets());
+    }
+
+    /**
+     * What the informer holds, readable; a version that cannot be read is said once (log line) and counted in
+     * {@code juneau_agent_malformed_objects{kind}}, never thrown: one bad object must not blind the node to the rest.
+     */
+    private <T extends HasMetadata> List<T> read(KindReads<T> reads, SharedIndexInformer<GenericKubernetesResource> i) {
+        for (KindReads.Unreadable u : reads.update(i.getStore().list())) {
+            LOG.warn("{} {} cannot be read, {}: {}", reads.kind(), u.key().isEmpty() ? "(without a name)" : u.key(),
+                    u.keptEarlier() ? "its last readable version stays in use" : "skipped", u.problem());
+        }
+        metrics.malformed(reads.kind(), reads.unreadable().size());
+        return reads.usable();
+    }
+
+    /**
+     * The BGPPeers that exist but of which nothing can be read (no readable version was ever seen): whether they
+     * apply to this node is unknown, so their BGPSessions are left as they are.
+     */
+    public java.util.Set<String> unknownPeers() {
+        synchronized (readLock) {
+            return new TreeSet<>(peerReads.unknown());
+        }
     }
 
     private static String internalIp(Node n) {
@@ -140,7 +197,11 @@ public final class NodeSources implements AutoCloseable {
      */
     public boolean refreshSecrets() {
         Map<String, Map<String, String>> before = cachedSecrets();
-        secrets(peers.getStore().list());
+        List<BGPPeer> peerList;
+        synchronized (readLock) {
+            peerList = read(peerReads, peers);
+        }
+        secrets(peerList);
         return !before.equals(cachedSecrets());
     }
 

@@ -1,14 +1,20 @@
 package me.loutres.juneau.agent.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import me.loutres.juneau.agent.bgp.SessionReport;
 import me.loutres.juneau.agent.bgp.SessionStatuses;
 import me.loutres.juneau.agent.plan.NodePlan;
@@ -23,12 +29,19 @@ import org.slf4j.LoggerFactory;
  * Writes this node's BGPSessions (docs/api-reference.md, BGPSession): one per peer that applies to the node, created
  * with its labels and an ownerReference to the BGPPeer, its status written when it changes and at most once a second
  * per session; Events {@code BGPSessionUp} / {@code BGPSessionDown} on the BGPPeer when the session comes up or goes.
+ *
+ * <p>A BGPSession of this node whose peer no longer applies (the BGPPeer deleted, its {@code nodeSelectors} no longer
+ * selecting the node, the node no longer a BGP speaker) is deleted: it would otherwise report a session that does not
+ * exist, forever. The ownerReference only covers a deleted peer, and only where a garbage collector runs. Which
+ * sessions exist is listed once (by the node's label) and then followed from this writer's own creates and deletes:
+ * only this node's agent writes them (docs/admission.md, BGPSession).
  */
 public final class SessionWriter {
     private static final Logger LOG = LoggerFactory.getLogger(SessionWriter.class);
     public static final String EVENT_SESSION_UP = "BGPSessionUp";
     public static final String EVENT_SESSION_DOWN = "BGPSessionDown";
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    private static final ResourceDefinitionContext SESSIONS = ResourceDefinitionContext.fromResourceType(BGPSession.class);
 
     private final KubernetesClient client;
     private final String node;
@@ -38,6 +51,9 @@ public final class SessionWriter {
     private final Map<String, BGPSessionStatus> written = new HashMap<>();
     private final Map<String, Boolean> wasEstablished = new HashMap<>();
     private final Map<String, String> lastErrorEvent = new HashMap<>();
+    /** This node's BGPSessions believed to exist, by name, each with its owner's uid (null: unknown); null until listed. */
+    private Map<String, String> existing;
+    private final Map<String, Long> lastDelete = new HashMap<>();
 
     public SessionWriter(KubernetesClient client, String node, Reporter reporter, Clock clock) {
         this.client = client;
@@ -46,9 +62,14 @@ public final class SessionWriter {
         this.clock = clock;
     }
 
-    public void write(List<NodePlan.SessionPlan> plans, List<SessionReport> reports) {
+    /**
+     * Writes the sessions of {@code plans} from BIRD's {@code reports} and deletes this node's other BGPSessions, except
+     * those of {@code keepPeers} (peers that exist but cannot be read: whether they apply is unknown).
+     */
+    public void write(List<NodePlan.SessionPlan> plans, List<SessionReport> reports, Set<String> keepPeers) {
         Map<String, SessionReport> byPeer = new HashMap<>();
         reports.forEach(r -> byPeer.put(r.peer(), r));
+        listOnce();
         for (NodePlan.SessionPlan plan : plans) {
             SessionReport r = byPeer.get(plan.peer());
             if (r != null) {
@@ -56,6 +77,74 @@ public final class SessionWriter {
                 write(plan, r);
             }
         }
+        Set<String> wanted = new HashSet<>();
+        plans.forEach(p -> wanted.add(JuneauConstants.bgpSessionName(p.peer(), node)));
+        keepPeers.forEach(p -> wanted.add(JuneauConstants.bgpSessionName(p, node)));
+        if (existing != null) {
+            for (String name : new TreeSet<>(existing.keySet())) {
+                if (!wanted.contains(name)) {
+                    delete(name);
+                }
+            }
+        }
+    }
+
+    /** Which of this node's sessions exist, listed by its label until a list succeeds (an outage retries). */
+    private void listOnce() {
+        if (existing != null) {
+            return;
+        }
+        try {
+            Map<String, String> found = new HashMap<>();
+            // generic: a typed list fails whole on one malformed object, and only the names and owners are needed
+            for (GenericKubernetesResource g : client.genericKubernetesResources(SESSIONS)
+                    .withLabel(JuneauConstants.LABEL_NODE, node).list().getItems()) {
+                if (g.getMetadata() != null && g.getMetadata().getName() != null) {
+                    found.put(g.getMetadata().getName(), ownerUid(g.getMetadata().getOwnerReferences()));
+                }
+            }
+            existing = found;
+        } catch (KubernetesClientException e) {
+            LOG.debug("BGPSessions of node {} not listed: {}", node, e.getMessage());
+        }
+    }
+
+    private void delete(String name) {
+        long now = clock.millis();
+        Long last = lastDelete.get(name);
+        if (last != null && now - last < MIN_INTERVAL.toMillis()) {
+            return;
+        }
+        lastDelete.put(name, now);
+        try {
+            client.resources(BGPSession.class).withName(name).delete(); // already gone (404) is no exception
+            LOG.info("deleted BGPSession {}: its peer no longer applies to node {}", name, node);
+            forget(name);
+        } catch (KubernetesClientException e) {
+            LOG.debug("BGPSession {} not deleted: {}", name, e.getMessage());
+        }
+    }
+
+    /** Drops everything known of a session, so that one made again later starts afresh. */
+    private void forget(String name) {
+        existing.remove(name);
+        lastDelete.remove(name);
+        lastWrite.remove(name);
+        written.remove(name);
+        String suffix = "." + node;
+        if (name.endsWith(suffix)) {
+            String peer = name.substring(0, name.length() - suffix.length());
+            wasEstablished.remove(peer);
+            lastErrorEvent.remove(peer);
+        }
+    }
+
+    private static String ownerUid(List<OwnerReference> refs) {
+        if (refs == null) {
+            return null;
+        }
+        return refs.stream().filter(r -> JuneauConstants.KIND_BGP_PEER.equals(r.getKind())).map(OwnerReference::getUid)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     private void events(NodePlan.SessionPlan plan, SessionReport r) {
@@ -79,6 +168,13 @@ public final class SessionWriter {
     private void write(NodePlan.SessionPlan plan, SessionReport r) {
         String name = JuneauConstants.bgpSessionName(plan.peer(), node);
         long now = clock.millis();
+        String owner = existing == null ? null : existing.get(name);
+        boolean replaced = owner != null && plan.peerUid() != null && !owner.equals(plan.peerUid());
+        if (replaced) {
+            // the BGPPeer was deleted and made again under the same name: the session of the old one goes
+            lastWrite.remove(name);
+            written.remove(name);
+        }
         Long last = lastWrite.get(name);
         if (last != null && now - last < MIN_INTERVAL.toMillis()) {
             return;
@@ -90,8 +186,17 @@ public final class SessionWriter {
         }
         try {
             BGPSession current = client.resources(BGPSession.class).withName(name).get();
+            if (current != null && plan.peerUid() != null
+                    && !plan.peerUid().equals(ownerUid(current.getMetadata().getOwnerReferences()))) {
+                client.resources(BGPSession.class).withName(name).delete();
+                LOG.info("deleted BGPSession {}: it belonged to an earlier BGPPeer {}", name, plan.peer());
+                current = null;
+            }
             if (current == null) {
                 current = client.resources(BGPSession.class).resource(fresh(plan, name)).create();
+            }
+            if (existing != null) {
+                existing.put(name, plan.peerUid());
             }
             BGPSessionStatus wanted = SessionStatuses.wanted(r, current.getStatus(), plan.generation(),
                     clock.instant());

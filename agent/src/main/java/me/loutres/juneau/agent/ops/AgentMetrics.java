@@ -28,6 +28,7 @@ public final class AgentMetrics {
     private final Counter bgpRestarts;
     private final Map<String, AtomicInteger> sessionUp = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> routesAdvertised = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> malformed = new ConcurrentHashMap<>();
 
     public AgentMetrics() {
         Gauge.builder("juneau_agent_vips_owned", owned, AtomicInteger::get)
@@ -92,6 +93,26 @@ public final class AgentMetrics {
                 return v;
             }).set(r.routes());
         }
+    }
+
+    /**
+     * How many objects of {@code kind} the agent's BGP half cannot read now (docs/bgp.md): each is skipped, or
+     * stands in with its last readable version, and is named once per version in the log.
+     */
+    public void malformed(String kind, int count) {
+        malformed.computeIfAbsent(kind, k -> {
+            AtomicInteger v = new AtomicInteger();
+            Gauge.builder("juneau_agent_malformed_objects", v, AtomicInteger::get).tag("kind", k)
+                    .description("Objects the agent cannot read (a field of the wrong type, stored around admission):"
+                            + " skipped, or used as their last readable version; named in the agent's log")
+                    .register(registry);
+            return v;
+        }).set(count);
+    }
+
+    public int malformed(String kind) {
+        AtomicInteger v = malformed.get(kind);
+        return v == null ? 0 : v.get();
     }
 
     public PrometheusMeterRegistry registry() {

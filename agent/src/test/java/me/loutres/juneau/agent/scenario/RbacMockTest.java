@@ -63,8 +63,8 @@ class RbacMockTest {
 
     /**
      * Gain (status, Event, Lease create and renew), a conflict, a move away, a pause and its fresh list, release; and
-     * the BGP half: its watches, the peer's Secret, a BGPSession created and its status written (BIRD is missing on
-     * purpose: the session says so and the BGPPeer gets an Event).
+     * the BGP half: its watches, the peer's Secret, its BGPSessions listed, one created and its status written (BIRD is
+     * missing on purpose: the session says so and the BGPPeer gets an Event), and deleted when its peer goes.
      */
     private static void exerciseEveryPath(AgentCluster c) throws Exception {
         MacAddress mac = MacAddress.parse("02:00:00:00:00:0a");
@@ -99,6 +99,10 @@ class RbacMockTest {
             });
             eventually(() -> assertThat(c.client().v1().events().inNamespace("default").list().getItems())
                     .anyMatch(e -> "BGPPeer".equals(e.getInvolvedObject().getKind())));
+            // the peer goes: the agent deletes the session it listed or wrote (the mock runs no garbage collector)
+            c.client().resources(BGPPeer.class).withName("tor").delete();
+            eventually(() -> assertThat(c.client().resources(BGPSession.class).withName("tor.node-a").get())
+                    .isNull());
             c.move("web", "node-b");
             eventually(() -> assertThat(agent.answering()).isEmpty());
         } finally {

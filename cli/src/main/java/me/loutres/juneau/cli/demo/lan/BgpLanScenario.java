@@ -227,7 +227,7 @@ public final class BgpLanScenario implements AutoCloseable {
             }
         }
         for (ArpLab.Host n : nodes.values()) {
-            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, true, List.of(),
+            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, true, extraJvm(),
                     List.of("--bird", BIRD.toString(), "--bird-dir", work.resolve("bird-" + n.name()).toString())));
         }
     }
@@ -239,6 +239,12 @@ public final class BgpLanScenario implements AutoCloseable {
 
     public void deleteService(String name) {
         LabObjects.deleteService(admin, name);
+    }
+
+    /** JVM options after the DaemonSet's (a benchmark's larger heap: {@code -Dlan.agent.jvm=-Xmx256m}); none by default. */
+    private static List<String> extraJvm() {
+        String extra = System.getProperty("lan.agent.jvm", "").trim();
+        return extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
     }
 
     /** The node's backend turns ready or not ready (what a failing readiness probe does). */

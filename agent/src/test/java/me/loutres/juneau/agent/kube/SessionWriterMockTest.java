@@ -1,0 +1,159 @@
+package me.loutres.juneau.agent.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import me.loutres.juneau.agent.bgp.SessionReport;
+import me.loutres.juneau.agent.plan.NodePlan;
+import me.loutres.juneau.agent.testing.AgentCluster;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.BGPSessionSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The BGPSessions one node keeps (docs/bgp.md, Status): written for the peers that apply, deleted when a peer stops
+ * applying, also after a restart of the agent, and never another node's. Each call of {@code write} is one BGP turn;
+ * the clock moves a second between turns, past the writer's one-second spacing.
+ */
+class SessionWriterMockTest {
+    final AgentCluster cluster = new AgentCluster();
+    long now = 1_000_000;
+    final Clock clock = new Clock() {
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(now);
+        }
+    };
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    SessionWriter writer(String node) {
+        return new SessionWriter(cluster.newAgentClient(), node, new Reporter(cluster.client(), node), clock);
+    }
+
+    static NodePlan.SessionPlan plan(String peer, String uid) {
+        return new NodePlan.SessionPlan(peer, uid, 1, "198.18.0.1", false, null);
+    }
+
+    static SessionReport report(String peer) {
+        return new SessionReport(peer, "Active", null, 0, "Socket: Connection refused");
+    }
+
+    void turn(SessionWriter w, List<NodePlan.SessionPlan> plans, Set<String> keep) {
+        now += 1_100;
+        w.write(plans, plans.stream().map(p -> report(p.peer())).toList(), keep);
+    }
+
+    List<String> sessions() {
+        return cluster.client().resources(BGPSession.class).list().getItems().stream()
+                .map(s -> s.getMetadata().getName()).sorted().toList();
+    }
+
+    BGPSession session(String name) {
+        return cluster.client().resources(BGPSession.class).withName(name).get();
+    }
+
+    /** A session as an agent of {@code node} wrote it earlier. */
+    void stored(String peer, String node, String uid) {
+        BGPSession s = new BGPSession();
+        s.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.bgpSessionName(peer, node))
+                .withLabels(Map.of(JuneauConstants.LABEL_PEER, peer, JuneauConstants.LABEL_NODE, node))
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
+                        .withKind(JuneauConstants.KIND_BGP_PEER).withName(peer).withUid(uid).build()).build());
+        BGPSessionSpec spec = new BGPSessionSpec();
+        spec.setPeer(peer);
+        spec.setNodeName(node);
+        s.setSpec(spec);
+        cluster.client().resources(BGPSession.class).resource(s).create();
+    }
+
+    @Test
+    void aPeerThatStopsApplyingLosesItsSessionAndOnlyThatOne() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-tor"), plan("edge", "u-edge")), Set.of());
+        assertThat(sessions()).containsExactly("edge.node-a", "tor.node-a");
+        assertThat(session("edge.node-a").getStatus().getState()).isEqualTo("Active");
+
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+
+        assertThat(sessions()).containsExactly("tor.node-a");
+        assertThat(cluster.agentRequests()).anyMatch(r -> r.method().equals("DELETE")
+                && r.path().endsWith("/bgpsessions/edge.node-a"));
+
+        // the peer applies again: a new session, written afresh (nothing remembered of the deleted one)
+        turn(w, List.of(plan("tor", "u-tor"), plan("edge", "u-edge")), Set.of());
+        assertThat(sessions()).containsExactly("edge.node-a", "tor.node-a");
+        assertThat(session("edge.node-a").getStatus()).isNotNull();
+
+        // the node stops being a BGP speaker: no session at all
+        turn(w, List.of(), Set.of());
+        assertThat(sessions()).isEmpty();
+    }
+
+    @Test
+    void aStartingAgentDeletesTheSessionsLeftFromPeersThatNoLongerApplyButNeverAnotherNodes() {
+        stored("tor", "node-a", "u-tor");
+        stored("gone", "node-a", "u-gone");
+        stored("gone", "node-b", "u-gone");
+        SessionWriter w = writer("node-a");
+
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+
+        assertThat(sessions()).containsExactly("gone.node-b", "tor.node-a");
+        assertThat(cluster.agentRequests()).as("listed by the node's label, once")
+                .filteredOn(r -> r.method().equals("GET") && r.path().contains("/bgpsessions?"))
+                .singleElement().satisfies(r -> assertThat(r.path()).contains("labelSelector=juneau.loutres.me"));
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        assertThat(cluster.agentRequests()).filteredOn(r -> r.method().equals("GET")
+                && r.path().contains("/bgpsessions?")).hasSize(1);
+    }
+
+    @Test
+    void theSessionOfAPeerOfWhichNothingCanBeReadIsKept() {
+        stored("damaged", "node-a", "u-damaged");
+        SessionWriter w = writer("node-a");
+
+        turn(w, List.of(), Set.of("damaged"));
+        turn(w, List.of(), Set.of("damaged"));
+
+        assertThat(sessions()).containsExactly("damaged.node-a");
+        assertThat(cluster.agentRequests()).noneMatch(r -> r.method().equals("DELETE"));
+    }
+
+    @Test
+    void aPeerMadeAgainUnderTheSameNameGetsANewSession() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-old")), Set.of());
+        assertThat(session("tor.node-a").getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo("u-old"));
+
+        turn(w, List.of(plan("tor", "u-new")), Set.of());
+
+        BGPSession s = session("tor.node-a");
+        assertThat(s.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo("u-new"));
+        assertThat(s.getStatus()).as("written for the new peer").isNotNull();
+    }
+}
