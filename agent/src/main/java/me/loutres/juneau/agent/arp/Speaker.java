@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,11 +25,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The data plane: one packet channel and receive thread per interface in use, answering ARP requests for the VIPs
  * bound to that interface and sending gratuitous ARP when a VIP is gained. What it answers is replaced as a whole by
- * {@link #apply}; a VIP left out stops being answered before {@code apply} returns. Nothing is configured on any
- * interface, so a dead agent leaves nothing behind.
+ * {@link #apply}. A VIP left out is handed over, make before break: it is still answered until another station
+ * claims it (the new owner's gratuitous ARP) or for {@link #HANDOVER} at most, so a drained node leaves no moment
+ * when a client's request goes unanswered (docs/operations.md, "Draining a node"). Suspended (the Lease lost) or
+ * closed, it answers nothing at once. Nothing is configured on any interface, so a dead agent leaves nothing behind.
  */
 public final class Speaker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Speaker.class);
+    /** How long a lost VIP is still answered when no new owner speaks (a new owner's agent starts in about 1 s). */
+    public static final Duration HANDOVER = Duration.ofSeconds(3);
 
     /** A VIP and the interface it is answered on. */
     public record Binding(Claim claim, InterfaceInfo iface) {
@@ -76,18 +81,26 @@ public final class Speaker implements AutoCloseable {
             byInterface.computeIfAbsent(b.iface().name(), k -> new LinkedHashMap<>()).put(b.claim().vip(), b.claim());
             interfaces.put(b.iface().name(), b.iface());
         });
-        // losses first: a port that is no longer needed, or whose interface changed, stops answering and closes
+        // losses first: a VIP no longer wanted is handed over; a port whose interface changed closes at once
+        Instant handOverUntil = clock.instant().plus(HANDOVER);
         for (Port port : List.copyOf(ports.values())) {
             InterfaceInfo now = interfaces.get(port.iface.name());
-            if (now == null || now.index() != port.iface.index() || !Objects.equals(now.mac(), port.iface.mac())) {
+            if (now != null && (now.index() != port.iface.index() || !Objects.equals(now.mac(), port.iface.mac()))) {
                 port.owned = Map.of();
                 port.close();
                 ports.remove(port.iface.name());
-            } else {
-                Map<Long, Claim> keep = new HashMap<>(port.owned);
-                keep.keySet().retainAll(byInterface.get(port.iface.name()).keySet());
-                port.owned = Map.copyOf(keep);
+                continue;
             }
+            Map<Long, Claim> keep = new HashMap<>(port.owned);
+            keep.keySet().retainAll(now == null ? Set.of() : byInterface.get(port.iface.name()).keySet());
+            Map<Long, Instant> handing = new HashMap<>(port.handingOver);
+            port.owned.keySet().stream().filter(v -> !keep.containsKey(v)).forEach(v -> handing.put(v, handOverUntil));
+            handing.keySet().removeAll(keep.keySet());
+            port.handingOver = Map.copyOf(handing);
+            port.owned = Map.copyOf(keep);
+        }
+        if (ports.values().stream().anyMatch(p -> !p.handingOver.isEmpty())) {
+            timer.schedule(this::closeIdlePorts, HANDOVER.toNanos(), TimeUnit.NANOSECONDS);
         }
         List<Binding> gained = new ArrayList<>();
         Map<Long, String> errors = new HashMap<>();
@@ -113,8 +126,32 @@ public final class Speaker implements AutoCloseable {
                 }
             }
         }
+        closeIdlePorts();
         metrics.owned(ports.values().stream().mapToInt(p -> p.owned.size()).sum());
         return new Applied(List.copyOf(gained), Map.copyOf(errors));
+    }
+
+    /** Ends the hand-overs that ran out and closes the ports left with nothing to answer. */
+    synchronized void closeIdlePorts() {
+        Instant now = clock.instant();
+        for (Port port : List.copyOf(ports.values())) {
+            Map<Long, Instant> live = new HashMap<>(port.handingOver);
+            live.values().removeIf(until -> !until.isAfter(now));
+            port.handingOver = Map.copyOf(live);
+            if (port.owned.isEmpty() && live.isEmpty()) {
+                port.close();
+                ports.remove(port.iface.name());
+            }
+        }
+    }
+
+    /** VIPs still answered while their new owner takes over (none while suspended). */
+    public Map<Long, String> handingOver() {
+        Map<Long, String> out = new HashMap<>();
+        if (!suspended) {
+            ports.values().forEach(p -> p.handingOver.keySet().forEach(v -> out.put(v, p.iface.name())));
+        }
+        return out;
     }
 
     /** Re-sends the whole gratuitous ARP schedule for everything answered (start-up, or after a pause). */
@@ -184,6 +221,7 @@ public final class Speaker implements AutoCloseable {
     public synchronized void close() {
         ports.values().forEach(p -> {
             p.owned = Map.of();
+            p.handingOver = Map.of();
             p.close();
         });
         ports.clear();
@@ -195,6 +233,8 @@ public final class Speaker implements AutoCloseable {
         final PacketSocket.Channel channel;
         final Thread thread;
         volatile Map<Long, Claim> owned = Map.of();
+        /** Lost VIPs still answered until this instant, or until another station claims them. */
+        volatile Map<Long, Instant> handingOver = Map.of();
         volatile boolean closing;
 
         Port(InterfaceInfo iface, PacketSocket.Channel channel) {
@@ -230,7 +270,8 @@ public final class Speaker implements AutoCloseable {
 
         void handle(ArpFrame frame) {
             Map<Long, Claim> now = suspended ? Map.of() : owned;
-            ArpDecision d = ArpDecision.decide(frame, now.keySet(), iface.mac());
+            Set<Long> handing = suspended ? Set.of() : stillHandingOver();
+            ArpDecision d = ArpDecision.decide(frame, now.keySet(), handing, iface.mac());
             if (d instanceof ArpDecision.Answer a) {
                 try {
                     channel.send(a.reply().encode());
@@ -238,6 +279,13 @@ public final class Speaker implements AutoCloseable {
                 } catch (IOException e) {
                     LOG.warn("cannot answer ARP for {} on {}: {}", Ipv4.format(a.vip()), iface.name(), e.getMessage());
                 }
+            } else if (d instanceof ArpDecision.HandedOver h) {
+                synchronized (Speaker.this) { // apply() rewrites the map too
+                    Map<Long, Instant> rest = new HashMap<>(handingOver);
+                    rest.remove(h.vip());
+                    handingOver = Map.copyOf(rest);
+                }
+                LOG.info("{} is answered by {} now: handed over", Ipv4.format(h.vip()), frame.senderMac());
             } else if (d instanceof ArpDecision.Conflict c) {
                 metrics.conflict();
                 Claim claim = now.get(c.vip());
@@ -245,6 +293,21 @@ public final class Speaker implements AutoCloseable {
                     conflicts.conflict(claim, iface, c.other());
                 }
             }
+        }
+
+        private Set<Long> stillHandingOver() {
+            Map<Long, Instant> h = handingOver;
+            if (h.isEmpty()) {
+                return Set.of();
+            }
+            Instant at = clock.instant();
+            Set<Long> live = new java.util.HashSet<>();
+            h.forEach((vip, until) -> {
+                if (until.isAfter(at)) {
+                    live.add(vip);
+                }
+            });
+            return live;
         }
 
         void sendGratuitous(long vip) {

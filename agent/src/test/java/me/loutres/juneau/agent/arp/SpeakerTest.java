@@ -77,13 +77,14 @@ class SpeakerTest {
         speaker.apply(Map.of(), CLOCK.instant());
         timer.runAll();
 
-        assertThat(wire.sent("eth0")).hasSize(2);
+        assertThat(wire.sent("eth0")).as("no further gratuitous round for a lost VIP").hasSize(2);
         assertThat(speaker.answering()).isEmpty();
-        assertThat(wire.isOpen("eth0")).as("an unused socket is closed").isFalse();
+        // its socket closes when the hand-over ends (aHandOverEndsByItselfAndThePortClosesWhenNothingIsLeft)
+        assertThat(speaker.handingOver()).containsOnlyKeys(VIP);
     }
 
     @Test
-    void answersRequestsForOwnedVipsOnlyAndStopsAtOnceOnLoss() throws InterruptedException {
+    void answersRequestsForOwnedVipsOnly() throws InterruptedException {
         speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
         int garps = wire.sent("eth0").size();
 
@@ -92,14 +93,85 @@ class SpeakerTest {
         List<ArpFrame> sent = wire.awaitSent("eth0", garps + 1);
         assertThat(sent.subList(garps, sent.size()))
                 .containsExactly(ArpFrame.request(CLIENT_MAC, CLIENT, VIP).replyFrom(MAC));
+        assertThat(metrics.answeredCount()).isEqualTo(1.0);
+    }
 
+    /** Make before break: a lost VIP is answered until its new owner's gratuitous ARP, then never again. */
+    @Test
+    void aLostVipIsAnsweredUntilItsNewOwnerSpeaks() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
         speaker.apply(Map.of(VIP2, bind(VIP2)), CLOCK.instant());
-        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP));
-        wire.inject("eth0", ArpFrame.request(CLIENT_MAC, CLIENT, VIP2)); // a barrier: answered after the first
-        sent = wire.awaitSent("eth0", garps + 2);
-        assertThat(sent.subList(garps + 1, sent.size()))
-                .containsExactly(ArpFrame.request(CLIENT_MAC, CLIENT, VIP2).replyFrom(MAC));
-        assertThat(metrics.answeredCount()).isEqualTo(2.0);
+        assertThat(speaker.answering()).containsOnlyKeys(VIP2);
+        assertThat(speaker.handingOver()).containsOnlyKeys(VIP);
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).as("still answered while handed over").isTrue();
+
+        wire.inject("eth0", ArpFrame.gratuitousRequest(PEER, VIP)); // the new owner takes it
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP2)).as("a barrier: the frame above was read").isTrue();
+        assertThat(speaker.handingOver()).isEmpty();
+        assertThat(conflicts).as("a hand-over is no conflict").isEmpty();
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).as("never after its new owner spoke").isFalse();
+    }
+
+    /** No new owner speaks (none is left, or it is slow): the hand-over ends after HANDOVER, and the port closes. */
+    @Test
+    void aHandOverEndsByItselfAndThePortClosesWhenNothingIsLeft() throws InterruptedException {
+        MutableClock clock = new MutableClock(CLOCK.instant());
+        Speaker own = new Speaker(wire, AnnounceSchedule.DEFAULT, timer, metrics, (c, i, o) -> { }, clock);
+        try {
+            own.apply(Map.of(VIP, bind(VIP)), clock.instant());
+            own.apply(Map.of(), clock.instant());
+            assertThat(wire.isOpen("eth0")).as("kept open to hand the VIP over").isTrue();
+            assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).isTrue();
+
+            clock.advance(Speaker.HANDOVER);
+            assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).as("the hand-over ran out").isFalse();
+            timer.runAll(); // the hand-over's end, as the timer runs it
+            assertThat(own.handingOver()).isEmpty();
+            assertThat(wire.isOpen("eth0")).isFalse();
+        } finally {
+            own.close();
+        }
+    }
+
+    @Test
+    void suspendedOrClosedItHandsNothingOver() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
+        speaker.apply(Map.of(VIP2, bind(VIP2)), CLOCK.instant());
+        speaker.suspend();
+        assertThat(speaker.handingOver()).isEmpty();
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).as("a paused agent answers nothing").isFalse();
+        speaker.resume();
+        speaker.close();
+        assertThat(speaker.handingOver()).isEmpty();
+        assertThat(wire.isOpen("eth0")).isFalse();
+    }
+
+    /** A clock the test moves. */
+    static final class MutableClock extends Clock {
+        private volatile Instant now;
+
+        MutableClock(Instant start) {
+            now = start;
+        }
+
+        void advance(java.time.Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     @Test
