@@ -23,11 +23,11 @@ import org.slf4j.LoggerFactory;
  * init parameters, falling back to environment variables ({@code juneau.webhook.cluster-state} /
  * {@code JUNEAU_WEBHOOK_CLUSTER_STATE}, {@code juneau.webhook.kubeconfig}, {@code juneau.webhook.controller-usernames},
  * {@code juneau.webhook.reserved-cidrs}; lists comma-separated; without a state file or kubeconfig it uses the
- * in-cluster service account). The embedded launcher hands it a runtime it built itself, so both serve the same webapp.
+ * in-cluster service account). The embedded launcher hands it a app it built itself, so both serve the same webapp.
  */
 public final class WebhookContextListener implements ServletContextListener {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookContextListener.class);
-    public static final String RUNTIME_ATTRIBUTE = WebhookRuntime.class.getName();
+    public static final String RUNTIME_ATTRIBUTE = WebhookApp.class.getName();
     public static final String CLUSTER_STATE = "juneau.webhook.cluster-state";
     public static final String KUBECONFIG = "juneau.webhook.kubeconfig";
     public static final String CONTROLLER_USERNAMES = "juneau.webhook.controller-usernames";
@@ -37,24 +37,24 @@ public final class WebhookContextListener implements ServletContextListener {
     /** "true": unclassed LoadBalancer Services are Juneau's too, as with the controller's --manage-unclassed. */
     public static final String MANAGE_UNCLASSED = "juneau.webhook.manage-unclassed";
 
-    private final WebhookRuntime given;
-    private WebhookRuntime built;
+    private final WebhookApp given;
+    private WebhookApp built;
 
     /** For a container deploying the WAR. */
     public WebhookContextListener() {
         this(null);
     }
 
-    /** For the embedded launcher, which owns (and closes) the runtime. */
-    public WebhookContextListener(WebhookRuntime runtime) {
-        this.given = runtime;
+    /** For the embedded launcher, which owns (and closes) the app. */
+    public WebhookContextListener(WebhookApp app) {
+        this.given = app;
     }
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();
-        WebhookRuntime runtime = given;
-        if (runtime == null) {
+        WebhookApp app = given;
+        if (app == null) {
             // deployed as a WAR: the webhook's logging unless the container or the operator configured logback (a
             // logback.xml inside the WAR would also land in the classes jar the cli uses, and clash with its own)
             me.loutres.juneau.webhook.server.WebhookLogging.configureUnlessConfigured();
@@ -65,10 +65,10 @@ public final class WebhookContextListener implements ServletContextListener {
                 LOG.error("the Juneau webhook cannot start: {}", e.getMessage());
                 throw new IllegalStateException("the Juneau webhook cannot start: " + e.getMessage(), null);
             }
-            runtime = built;
+            app = built;
         }
-        context.setAttribute(RUNTIME_ATTRIBUTE, runtime);
-        WebhookWebApp.register(context, runtime);
+        context.setAttribute(RUNTIME_ATTRIBUTE, app);
+        WebhookWebApp.register(context, app);
     }
 
     @Override
@@ -79,8 +79,8 @@ public final class WebhookContextListener implements ServletContextListener {
         }
     }
 
-    /** The runtime described by named parameters; {@code lookup} answers null for an absent one. */
-    public static WebhookRuntime fromParameters(UnaryOperator<String> lookup) throws Exception {
+    /** The app described by named parameters; {@code lookup} answers null for an absent one. */
+    public static WebhookApp fromParameters(UnaryOperator<String> lookup) throws Exception {
         String state = lookup.apply(CLUSTER_STATE);
         String kubeconfig = lookup.apply(KUBECONFIG);
         if (state != null && kubeconfig != null) {
@@ -92,7 +92,7 @@ public final class WebhookContextListener implements ServletContextListener {
         Set<String> users = new LinkedHashSet<>(list(lookup.apply(CONTROLLER_USERNAMES)));
         AdmissionSettings settings = new AdmissionSettings(users, list(lookup.apply(RESERVED_CIDRS)),
                 new LinkedHashSet<>(list(lookup.apply(AGENT_USERNAMES))), manageUnclassed(lookup.apply(MANAGE_UNCLASSED)));
-        return WebhookRuntimes.create(settings, source, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
+        return WebhookAssembly.create(settings, source, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
     }
 
     /** A typo must not silently leave the unclassed Services unreviewed: only true, false or nothing. */

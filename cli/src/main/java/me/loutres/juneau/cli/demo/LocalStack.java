@@ -159,8 +159,8 @@ public final class LocalStack implements AutoCloseable {
 
     /** True once the controller (if any) leads and every cache (its own and the webhook's) is synced. */
     public boolean ready() {
-        return (controller == null || controller.isReady() && controller.isLeader()) && webhook.runtime() != null
-                && webhook.runtime().readiness().missing().isEmpty();
+        return (controller == null || controller.isReady() && controller.isLeader()) && webhook.app() != null
+                && webhook.app().readiness().missing().isEmpty();
     }
 
     /** Waits until {@link #ready()}; false on timeout. */

@@ -101,9 +101,9 @@ public final class MockCluster implements AutoCloseable {
                     .settings(AdmissionSettings.defaults()).shutdownGrace(Duration.ofMillis(200))
                     .viewSource(new ClusterViewSource.Client(webhookClient, server::storageGet)).build());
             long deadline = System.nanoTime() + WEBHOOK_READY.toNanos();
-            while (!webhook.runtime().readiness().missing().isEmpty()) {
+            while (!webhook.app().readiness().missing().isEmpty()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the webhook is not ready: " + webhook.runtime().readiness()
+                    throw new IllegalStateException("the webhook is not ready: " + webhook.app().readiness()
                             .missing());
                 }
                 Thread.sleep(20);

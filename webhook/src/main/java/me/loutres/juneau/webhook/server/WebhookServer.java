@@ -5,8 +5,8 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import me.loutres.juneau.tls.InvalidTlsMaterialException;
 import me.loutres.juneau.webhook.WebhookContextListener;
-import me.loutres.juneau.webhook.WebhookRuntime;
-import me.loutres.juneau.webhook.WebhookRuntimes;
+import me.loutres.juneau.webhook.WebhookApp;
+import me.loutres.juneau.webhook.WebhookAssembly;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.server.Server;
@@ -30,7 +30,7 @@ public final class WebhookServer {
     private volatile GracefulHandler graceful;
     private ServerConnector connector;
     private TlsReloader reloader;
-    private WebhookRuntime runtime;
+    private WebhookApp app;
 
     /**
      * Starts serving and returns the bound port.
@@ -45,21 +45,21 @@ public final class WebhookServer {
         long startNanos = System.nanoTime();
         warmUpOnAnotherCore();
         // the view opens (a YAML file read, or a client built and informers started) while TLS and Jetty start
-        WebhookRuntimes.Opening opening = WebhookRuntimes.opening(config.settings(), config.viewSource(),
+        WebhookAssembly.Opening opening = WebhookAssembly.opening(config.settings(), config.viewSource(),
                 config.maxBodyBytes());
-        runtime = opening.runtime();
+        app = opening.app();
         char[] password = randomPassword();
         TlsReloader.Loaded tls;
         try {
             tls = TlsReloader.load(config.certFile(), config.keyFile(), password);
         } catch (InvalidTlsMaterialException e) {
-            runtime.close();
-            runtime = null;
+            app.close();
+            app = null;
             throw new WebhookStartException(e.getMessage());
         }
         SslContextFactory.Server ssl = HttpsConnectors.sslContextFactory(tls.keyStore(), password);
         reloader = new TlsReloader(config.certFile(), config.keyFile(), password, ssl, tls);
-        runtime.readiness().require(TLS_LOADED, () -> reloader != null && reloader.current() != null);
+        app.readiness().require(TLS_LOADED, () -> reloader != null && reloader.current() != null);
 
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("webhook");
@@ -70,7 +70,7 @@ public final class WebhookServer {
 
         ServletContextHandler context = new ServletContextHandler("/", ServletContextHandler.NO_SESSIONS);
         context.setErrorHandler(HttpsConnectors.quietErrorHandler());
-        context.addEventListener(new WebhookContextListener(runtime));
+        context.addEventListener(new WebhookContextListener(app));
         graceful = new GracefulHandler(context);
         jetty.setHandler(graceful);
         jetty.setStopTimeout(config.shutdownGrace().toMillis());
@@ -107,9 +107,9 @@ public final class WebhookServer {
         return g == null ? 0 : g.getCurrentRequestCount();
     }
 
-    /** The runtime being served (metrics, readiness), or null when not started. */
-    public synchronized WebhookRuntime runtime() {
-        return runtime;
+    /** The app being served (metrics, readiness), or null when not started. */
+    public synchronized WebhookApp app() {
+        return app;
     }
 
     /** The certificate reloader, for an immediate check instead of waiting for the next poll (tests, tooling). */
@@ -135,14 +135,14 @@ public final class WebhookServer {
         } catch (Exception e) {
             LOG.warn("stopping the HTTPS server: {}", e.toString());
         }
-        if (runtime != null) {
-            runtime.close();
+        if (app != null) {
+            app.close();
         }
         jetty = null;
         graceful = null;
         connector = null;
         reloader = null;
-        runtime = null;
+        app = null;
     }
 
     /**

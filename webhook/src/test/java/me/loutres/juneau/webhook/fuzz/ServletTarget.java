@@ -4,8 +4,8 @@ import jakarta.servlet.http.HttpServlet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import me.loutres.juneau.admission.AdmissionSettings;
-import me.loutres.juneau.webhook.WebhookRuntime;
-import me.loutres.juneau.webhook.WebhookRuntimes;
+import me.loutres.juneau.webhook.WebhookApp;
+import me.loutres.juneau.webhook.WebhookAssembly;
 import me.loutres.juneau.webhook.http.AdmissionServlet;
 import me.loutres.juneau.webhook.testing.ServletExchange;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
@@ -16,7 +16,7 @@ import me.loutres.juneau.webhook.view.ClusterViewSource;
  * Anything the servlet throws is what a container would answer with 500.
  */
 public final class ServletTarget implements FuzzRunner.Target, AutoCloseable {
-    private final WebhookRuntime runtime;
+    private final WebhookApp app;
     private final HttpServlet servlet;
 
     public ServletTarget(Path dir) throws Exception {
@@ -24,10 +24,10 @@ public final class ServletTarget implements FuzzRunner.Target, AutoCloseable {
         try (var in = ServletTarget.class.getResourceAsStream("/cluster-state.yaml")) {
             Files.copy(in, state, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        runtime = WebhookRuntimes.create(new AdmissionSettings(null, java.util.List.of("10.96.0.0/12")),
+        app = WebhookAssembly.create(new AdmissionSettings(null, java.util.List.of("10.96.0.0/12")),
                 new ClusterViewSource.StateFile(state), AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
-        servlet = new AdmissionServlet(runtime.reviewer(), runtime.codec(), runtime.webhookByPath(), runtime.metrics(),
-                runtime.maxBodyBytes());
+        servlet = new AdmissionServlet(app.reviewer(), app.codec(), app.webhookByPath(), app.metrics(),
+                app.maxBodyBytes());
     }
 
     @Override
@@ -49,6 +49,6 @@ public final class ServletTarget implements FuzzRunner.Target, AutoCloseable {
 
     @Override
     public void close() {
-        runtime.close();
+        app.close();
     }
 }

@@ -82,7 +82,7 @@ class CertificateRotationIT {
         assertThat(lastSerialSeen).isEqualTo(second.leaf().getSerialNumber());
         pki.write("not a certificate", "not a key");
         assertThat(server.tlsReloader().check()).isFalse();
-        assertThat(server.runtime().readiness().missing()).isEmpty();
+        assertThat(server.app().readiness().missing()).isEmpty();
 
         CertificateAndKey third = pki.install();
         awaitOrFail("the third certificate served", RELOAD_BOUND, () -> third.leaf().getSerialNumber().equals(lastSerialSeen));

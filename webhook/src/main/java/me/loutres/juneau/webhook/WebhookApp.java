@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * Everything the webapp serves from, built once: the reviewer (rules + cluster view), the endpoints, metrics,
  * readiness checks, and what must be closed when the webapp stops (informers, client).
  */
-public final class WebhookRuntime implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(WebhookRuntime.class);
+public final class WebhookApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookApp.class);
 
     private final Reviewer reviewer;
     private final Map<String, String> webhookByPath;
@@ -27,7 +27,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private boolean closed;
 
-    public WebhookRuntime(Reviewer reviewer, List<Endpoint> endpoints, int maxBodyBytes) {
+    public WebhookApp(Reviewer reviewer, List<Endpoint> endpoints, int maxBodyBytes) {
         this.reviewer = Objects.requireNonNull(reviewer, "reviewer");
         Map<String, String> byPath = new LinkedHashMap<>();
         for (Endpoint e : endpoints) {
@@ -37,7 +37,7 @@ public final class WebhookRuntime implements AutoCloseable {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    public WebhookRuntime(Reviewer reviewer, List<Endpoint> endpoints) {
+    public WebhookApp(Reviewer reviewer, List<Endpoint> endpoints) {
         this(reviewer, endpoints, AdmissionServlet.DEFAULT_MAX_BODY_BYTES);
     }
 
@@ -67,10 +67,10 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
-     * Closed, last registered first, when the runtime closes; at once when it is already closed (a view that
+     * Closed, last registered first, when the app closes; at once when it is already closed (a view that
      * finished opening after a failed start).
      */
-    public synchronized WebhookRuntime closeOnStop(AutoCloseable closeable) {
+    public synchronized WebhookApp closeOnStop(AutoCloseable closeable) {
         if (closed) {
             closeQuietly(closeable);
         } else {

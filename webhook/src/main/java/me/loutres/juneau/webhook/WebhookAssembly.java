@@ -11,30 +11,30 @@ import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
 
-/** Builds the runtime of the real product: the shared-model rules engine over an opened cluster view. */
-public final class WebhookRuntimes {
+/** Builds the app of the real product: the shared-model rules engine over an opened cluster view. */
+public final class WebhookAssembly {
     public static final String VIEW_SYNCED = "cluster view synced";
 
-    private WebhookRuntimes() {
+    private WebhookAssembly() {
     }
 
-    public static WebhookRuntime create(AdmissionSettings settings, ClusterViewSource source, int maxBodyBytes)
+    public static WebhookApp create(AdmissionSettings settings, ClusterViewSource source, int maxBodyBytes)
             throws IOException {
         ClusterViewSource.Opened opened = source.open();
-        WebhookRuntime runtime = new WebhookRuntime(new EngineReviewer(new AdmissionEngine(settings), opened.view()),
+        WebhookApp app = new WebhookApp(new EngineReviewer(new AdmissionEngine(settings), opened.view()),
                 AdmissionEngine.ENDPOINTS, maxBodyBytes);
-        runtime.readiness().require(VIEW_SYNCED, opened.synced());
-        runtime.readiness().requireAlive(opened.stopped());
-        runtime.closeOnStop(opened.closer());
-        return runtime;
+        app.readiness().require(VIEW_SYNCED, opened.synced());
+        app.readiness().requireAlive(opened.stopped());
+        app.closeOnStop(opened.closer());
+        return app;
     }
 
-    /** A runtime that serves at once while its view opens on another thread. */
-    public record Opening(WebhookRuntime runtime, CompletableFuture<?> opened) {
+    /** A app that serves at once while its view opens on another thread. */
+    public record Opening(WebhookApp app, CompletableFuture<?> opened) {
     }
 
     /**
-     * The runtime at once, its cluster view opened (and its JSON codec built) on a thread of its own: reading a state
+     * The app at once, its cluster view opened (and its JSON codec built) on a thread of its own: reading a state
      * file or building a client overlaps TLS and HTTP start-up instead of following it. Until the view is open, readiness names it and a review
      * is refused with a reason (not allowed: fail closed); a view that cannot open completes {@code opened}
      * exceptionally with the one-line reason.
@@ -51,10 +51,10 @@ public final class WebhookRuntimes {
 
     static Opening opening(AdmissionSettings settings, ViewOpener source, int maxBodyBytes) {
         CompletableFuture<Reviewer> reviewer = new CompletableFuture<>();
-        WebhookRuntime runtime = new WebhookRuntime(new Deferred(reviewer), AdmissionEngine.ENDPOINTS, maxBodyBytes);
+        WebhookApp app = new WebhookApp(new Deferred(reviewer), AdmissionEngine.ENDPOINTS, maxBodyBytes);
         CompletableFuture<ClusterViewSource.Opened> opened = CompletableFuture.supplyAsync(() -> {
             try {
-                runtime.codec().prepare();
+                app.codec().prepare();
                 return source.open();
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
@@ -65,14 +65,14 @@ public final class WebhookRuntimes {
             t.start();
         });
         CompletableFuture<Void> ready = opened.thenAccept(o -> {
-            runtime.closeOnStop(o.closer());
+            app.closeOnStop(o.closer());
             reviewer.complete(new EngineReviewer(new AdmissionEngine(settings), o.view()));
         });
-        runtime.readiness().require(VIEW_SYNCED, () -> ready.isDone() && !ready.isCompletedExceptionally()
+        app.readiness().require(VIEW_SYNCED, () -> ready.isDone() && !ready.isCompletedExceptionally()
                 && opened.join().synced().getAsBoolean());
-        runtime.readiness().requireAlive(() -> ready.isDone() && !ready.isCompletedExceptionally()
+        app.readiness().requireAlive(() -> ready.isDone() && !ready.isCompletedExceptionally()
                 ? opened.join().stopped().get() : List.of());
-        return new Opening(runtime, ready);
+        return new Opening(app, ready);
     }
 
     /** The reviewer once the view is open; before that a refusal that says why. */

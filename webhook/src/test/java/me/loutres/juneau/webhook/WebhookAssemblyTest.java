@@ -14,8 +14,8 @@ import me.loutres.juneau.view.SnapshotClusterView;
 import me.loutres.juneau.webhook.view.ClusterViewSource;
 import org.junit.jupiter.api.Test;
 
-/** The runtime that serves while its cluster view opens on another thread (start-up overlaps TLS and Jetty). */
-class WebhookRuntimesTest {
+/** The app that serves while its cluster view opens on another thread (start-up overlaps TLS and Jetty). */
+class WebhookAssemblyTest {
     private static AdmissionRequest request() {
         AdmissionRequest request = new AdmissionRequest();
         request.setUid("u1");
@@ -27,7 +27,7 @@ class WebhookRuntimesTest {
     @Test
     void untilTheViewIsOpenReviewsAreRefusedWithAReasonAndReadinessNamesTheView() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        WebhookRuntimes.Opening opening = WebhookRuntimes.opening(AdmissionSettings.defaults(), () -> {
+        WebhookAssembly.Opening opening = WebhookAssembly.opening(AdmissionSettings.defaults(), () -> {
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -35,37 +35,37 @@ class WebhookRuntimesTest {
             }
             return ClusterViewSource.Opened.fixed(SnapshotClusterView.empty());
         }, 1024);
-        WebhookRuntime runtime = opening.runtime();
+        WebhookApp app = opening.app();
 
-        AdmissionResponse early = runtime.reviewer().review("/validate/addresspools", request());
+        AdmissionResponse early = app.reviewer().review("/validate/addresspools", request());
         assertThat(early.getAllowed()).isFalse();
         assertThat(early.getStatus().getReason()).isEqualTo("ServiceUnavailable");
         assertThat(early.getStatus().getMessage()).contains("still loading its view of the cluster");
-        assertThat(runtime.readiness().missing()).containsExactly(WebhookRuntimes.VIEW_SYNCED);
+        assertThat(app.readiness().missing()).containsExactly(WebhookAssembly.VIEW_SYNCED);
 
         release.countDown();
         opening.opened().get(10, TimeUnit.SECONDS);
-        assertThat(runtime.readiness().missing()).isEmpty();
-        AdmissionResponse reviewed = runtime.reviewer().review("/validate/addresspools", request());
+        assertThat(app.readiness().missing()).isEmpty();
+        AdmissionResponse reviewed = app.reviewer().review("/validate/addresspools", request());
         assertThat(reviewed.getAllowed()).as("the rules answer: deleting an unlisted pool is allowed").isTrue();
-        runtime.close();
+        app.close();
     }
 
     @Test
     void aViewThatCannotOpenFailsTheOpeningWithItsOneLineReason() {
-        WebhookRuntimes.Opening opening = WebhookRuntimes.opening(AdmissionSettings.defaults(), () -> {
+        WebhookAssembly.Opening opening = WebhookAssembly.opening(AdmissionSettings.defaults(), () -> {
             throw new IOException("cluster-state.yaml:3: not a map");
         }, 1024);
         assertThatThrownBy(() -> opening.opened().join()).isInstanceOf(CompletionException.class)
                 .hasRootCauseMessage("cluster-state.yaml:3: not a map");
-        assertThat(opening.runtime().readiness().missing()).containsExactly(WebhookRuntimes.VIEW_SYNCED);
+        assertThat(opening.app().readiness().missing()).containsExactly(WebhookAssembly.VIEW_SYNCED);
     }
 
     @Test
     void aViewThatFinishesOpeningAfterTheRuntimeClosedIsClosedAtOnce() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
-        WebhookRuntimes.Opening opening = WebhookRuntimes.opening(AdmissionSettings.defaults(), () -> {
+        WebhookAssembly.Opening opening = WebhookAssembly.opening(AdmissionSettings.defaults(), () -> {
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -74,7 +74,7 @@ class WebhookRuntimesTest {
             return new ClusterViewSource.Opened(SnapshotClusterView.empty(), () -> true, java.util.List::of,
                     closed::countDown);
         }, 1024);
-        opening.runtime().close();
+        opening.app().close();
         release.countDown();
         assertThat(closed.await(10, TimeUnit.SECONDS)).as("the late view was closed").isTrue();
     }
