@@ -139,6 +139,37 @@ class DockerfilesTest {
         }
     }
 
+    /**
+     * The controller's heap likewise: a percentage of its container limit with the serial collector, and {@code
+     * bin/juneau controller} with the same heap, so its measured memory at 10,000 Services holds for both
+     * (BENCHMARKS.md, controller memory at 10,000 Services).
+     */
+    @Test
+    void theControllerHeapFollowsItsContainerLimitAndBinJuneauUsesTheSameHeap() throws IOException {
+        String entrypoint = dockerfile("controller").lines().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(entrypoint);
+        assertThat(percent.find()).as("the image sizes its heap from the container limit").isTrue();
+        assertThat(entrypoint).contains("-XX:+UseSerialGC");
+        Matcher bin = Pattern.compile("controller\\) jvm_flags=\\(-Xmx(\\d+)m -XX:\\+UseSerialGC")
+                .matcher(Files.readString(ROOT.resolve("bin/juneau")));
+        assertThat(bin.find()).as("bin/juneau controller has an explicit heap and the serial collector").isTrue();
+        for (Install i : Install.both()) {
+            List<JsonNode> pods = pods(i, "controller");
+            assertThat(pods).as("the controller's pod in %s", i).isNotEmpty();
+            for (JsonNode pod : pods) {
+                JsonNode resources = pod.path("containers").get(0).path("resources");
+                String limit = resources.path("limits").path("memory").asText();
+                String request = resources.path("requests").path("memory").asText();
+                assertThat(limit).as("memory limit in %s", i).matches("\\d+Mi");
+                assertThat(request).as("memory request in %s", i).matches("\\d+Mi");
+                int limitMi = Integer.parseInt(limit.replace("Mi", ""));
+                assertThat(Integer.parseInt(request.replace("Mi", ""))).isLessThanOrEqualTo(limitMi);
+                assertThat(Long.parseLong(bin.group(1))).as("bin/juneau's heap against the image's in %s", i)
+                        .isEqualTo(limitMi * Long.parseLong(percent.group(1)) / 100);
+            }
+        }
+    }
+
     static List<JsonNode> pods(Install install, String part) {
         return install.objects().stream().filter(o -> part.equals(o.path("metadata").path("labels").path("app.kubernetes.io/component").asText()))
                 .map(o -> switch (o.path("kind").asText()) {

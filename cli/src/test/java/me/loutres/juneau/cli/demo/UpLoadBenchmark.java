@@ -54,10 +54,14 @@ import me.loutres.juneau.controller.JuneauController;
  * <p>{@code --stock-mock}: the baseline, fabric8's stock mock API server (CRUD mode, plain HTTP, no admission: it
  * cannot call a webhook) with the same controller, the same Services and the same measurement.
  *
+ * <p>{@code --kubeconfig FILE}: against an API server already running (e.g. {@code juneau up --no-controller
+ * --kubeconfig-out FILE}) with a controller started beside it as its own process, whose memory is then read from
+ * outside (BENCHMARKS.md, controller memory at 10,000 Services); the CPU figures then cover only this client.
+ *
  * <pre>
  * cd cli && CP="target/test-classes:target/classes:$(ls target/lib/*.jar | tr '\n' ':')"
  * java -Xmx3g -cp "$CP" me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T] [--workers W] [--warmup N]
- *     [--stock-mock]
+ *     [--stock-mock | --kubeconfig FILE]
  * </pre>
  */
 public final class UpLoadBenchmark {
@@ -84,6 +88,7 @@ public final class UpLoadBenchmark {
         boolean stock = false;
         int workers = LocalStack.WORKERS;
         int warmup = 0;
+        java.nio.file.Path kubeconfig = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--threads")) {
                 threads = Integer.parseInt(args[++i]);
@@ -91,6 +96,8 @@ public final class UpLoadBenchmark {
                 workers = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--stock-mock")) {
                 stock = true;
+            } else if (args[i].equals("--kubeconfig")) {
+                kubeconfig = java.nio.file.Path.of(args[++i]);
             } else if (args[i].equals("--warmup")) {
                 warmup = Integer.parseInt(args[++i]);
             } else {
@@ -98,7 +105,8 @@ public final class UpLoadBenchmark {
             }
         }
         Logs.quiet();
-        try (Target target = stock ? stockMock(workers) : localStack(workers)) {
+        try (Target target = kubeconfig != null ? running(kubeconfig)
+                : stock ? stockMock(workers) : localStack(workers)) {
             run(target, n, threads, warmup);
         }
     }
@@ -124,6 +132,28 @@ public final class UpLoadBenchmark {
             @Override
             public void close() {
                 stack.close();
+            }
+        };
+    }
+
+    /** An API server already running, as its admin kubeconfig reaches it. */
+    private static Target running(java.nio.file.Path kubeconfig) throws java.io.IOException {
+        KubernetesClient admin = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                io.fabric8.kubernetes.client.Config.fromKubeconfig(java.nio.file.Files.readString(kubeconfig))).build();
+        return new Target() {
+            @Override
+            public KubernetesClient admin() {
+                return admin;
+            }
+
+            @Override
+            public String describe() {
+                return "the API server of " + kubeconfig + " (its controller runs in another process)";
+            }
+
+            @Override
+            public void close() {
+                admin.close();
             }
         };
     }

@@ -20,6 +20,11 @@ import me.loutres.juneau.webhook.TestPki;
  * one kept-alive HTTPS connection, the last 2,000 counted; then 1,000 req/s for {@code --rss-seconds} and the
  * server's resident set read from /proc. With {@code --wrk}, wrk (an outside client) drives the same review for
  * 10 s on one connection as well.
+ *
+ * <p>With {@code --kubeconfig FILE} (the admin kubeconfig of a running {@code juneau up --no-controller --no-nodes}),
+ * the webhook reads the cluster through informers instead: the ladder fills that API server up to each size in turn
+ * (one pool, one network and 100 Nodes as the admin; the ServiceLoadBalancers, which only the controller may write,
+ * with {@code FILE.controller} from 16 kept-alive client threads) and starts the webhook with {@code --kubeconfig}.
  */
 public final class ViewSizeLadder {
     private ViewSizeLadder() {
@@ -30,25 +35,35 @@ public final class ViewSizeLadder {
         String serverJvm = "";
         int rssSeconds = 20;
         boolean wrk = false;
+        Path kubeconfig = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--server-jvm" -> serverJvm = args[++i];
                 case "--rss-seconds" -> rssSeconds = Integer.parseInt(args[++i]);
                 case "--wrk" -> wrk = true;
+                case "--kubeconfig" -> kubeconfig = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; accepted: --sizes N,N --server-jvm FLAGS --rss-seconds S --wrk");
+                        + "; accepted: --sizes N,N --server-jvm FLAGS --rss-seconds S --wrk --kubeconfig FILE");
             }
         }
         Path dir = Files.createTempDirectory("juneau-view-ladder");
         TestPki pki = new TestPki(dir);
         pki.install();
         byte[] body = review();
+        InformerFill fill = kubeconfig == null ? null : new InformerFill(kubeconfig);
         System.out.println("| SLBs | load avg | p50 ms | p99 ms | RSS after 3,000 MiB | RSS at 1,000 req/s MiB | achieved req/s | wrk p50 ms | wrk p99 ms | wrk req/s |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int size : sizes) {
-            Path state = dir.resolve("state-" + size + ".yaml");
-            writeState(state, size);
+            List<String> view;
+            if (fill == null) {
+                Path state = dir.resolve("state-" + size + ".yaml");
+                writeState(state, size);
+                view = List.of("--cluster-state", state.toString());
+            } else {
+                fill.fillTo(size);
+                view = List.of("--kubeconfig", kubeconfig.toString());
+            }
             int port;
             try (ServerSocket probe = new ServerSocket(0)) {
                 port = probe.getLocalPort();
@@ -59,7 +74,8 @@ public final class ViewSizeLadder {
             }
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchServer.class.getName(),
                     "--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
-                    "--port", Integer.toString(port), "--bind-address", "127.0.0.1", "--cluster-state", state.toString()));
+                    "--port", Integer.toString(port), "--bind-address", "127.0.0.1"));
+            command.addAll(view);
             Process server = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("server-" + size + ".log").toFile()).start();
             try {
@@ -92,6 +108,9 @@ public final class ViewSizeLadder {
                     server.destroyForcibly();
                 }
             }
+        }
+        if (fill != null) {
+            fill.close();
         }
     }
 
