@@ -50,4 +50,25 @@ class ArpDecisionTest {
     void decides(String name, ArpFrame frame, Set<Long> owned, ArpDecision expected) {
         assertThat(ArpDecision.decide(frame, owned, US)).isEqualTo(expected);
     }
+
+    /** A VIP being handed over (lost, its new owner not heard yet): answered, and given up when the new owner speaks. */
+    static Stream<Arguments> handOverCases() {
+        ArpFrame ask = ArpFrame.request(CLIENT_MAC, CLIENT, VIP);
+        return Stream.of(
+                Arguments.of("request for a VIP handed over: still answered", ask,
+                        new ArpDecision.Answer(VIP, ask.replyFrom(US))),
+                Arguments.of("the new owner's gratuitous ARP: handed over, no conflict",
+                        ArpFrame.gratuitousRequest(PEER, VIP), new ArpDecision.HandedOver(VIP)),
+                Arguments.of("the new owner's reply: handed over", ask.replyFrom(PEER), new ArpDecision.HandedOver(VIP)),
+                Arguments.of("our own gratuitous ARP seen again: silence", ArpFrame.gratuitousRequest(US, VIP),
+                        ArpDecision.IGNORE),
+                Arguments.of("request for another VIP: silence", ArpFrame.request(CLIENT_MAC, CLIENT, OTHER_VIP),
+                        ArpDecision.IGNORE));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("handOverCases")
+    void decidesForAVipHandedOver(String name, ArpFrame frame, ArpDecision expected) {
+        assertThat(ArpDecision.decide(frame, Set.of(), Set.of(VIP), US)).isEqualTo(expected);
+    }
 }
