@@ -115,7 +115,7 @@ class SpeakerTest {
     /** No new owner speaks (none is left, or it is slow): the hand-over ends after HANDOVER, and the port closes. */
     @Test
     void aHandOverEndsByItselfAndThePortClosesWhenNothingIsLeft() throws InterruptedException {
-        MutableClock clock = new MutableClock(CLOCK.instant());
+        me.loutres.juneau.testing.ManualClock clock = new me.loutres.juneau.testing.ManualClock(CLOCK.instant());
         Speaker own = new Speaker(wire, AnnounceSchedule.DEFAULT, timer, metrics, (c, i, o) -> { }, clock);
         try {
             own.apply(Map.of(VIP, bind(VIP)), clock.instant());
@@ -144,34 +144,6 @@ class SpeakerTest {
         speaker.close();
         assertThat(speaker.handingOver()).isEmpty();
         assertThat(wire.isOpen("eth0")).isFalse();
-    }
-
-    /** A clock the test moves. */
-    static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(java.time.Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 
     @Test

@@ -26,23 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class SessionWriterMockTest {
     final AgentCluster cluster = new AgentCluster();
-    long now = 1_000_000;
-    final Clock clock = new Clock() {
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now);
-        }
-    };
+    final me.loutres.juneau.testing.ManualClock clock = new me.loutres.juneau.testing.ManualClock(
+            Instant.ofEpochMilli(1_000_000));
 
     @AfterEach
     void close() {
@@ -62,7 +47,7 @@ class SessionWriterMockTest {
     }
 
     void turn(SessionWriter w, List<NodePlan.SessionPlan> plans, Set<String> keep) {
-        now += 1_100;
+        clock.advance(java.time.Duration.ofMillis(1_100));
         w.write(plans, plans.stream().map(p -> report(p.peer())).toList(), keep);
     }
 
