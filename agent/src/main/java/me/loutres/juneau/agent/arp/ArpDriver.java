@@ -81,7 +81,7 @@ public final class ArpDriver implements AutoCloseable {
             }
         });
         Map<Long, Speaker.Binding> before = speaker.answering();
-        Speaker.Applied applied = speaker.apply(desired, learned);
+        Speaker.Applied applied = speaker.apply(desired, owned.keySet(), learned);
         applied.socketErrors().forEach((vip, msg) -> problems.put(vip, new String[] {
                 JuneauConstants.REASON_SOCKET_ERROR, msg}));
         socketsOk = applied.socketErrors().isEmpty();

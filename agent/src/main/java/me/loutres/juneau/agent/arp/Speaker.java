@@ -75,6 +75,15 @@ public final class Speaker implements AutoCloseable {
      * @param learned when the agent learned of the change, on the speaker's clock (for the takeover metric)
      */
     public synchronized Applied apply(Map<Long, Binding> desired, Instant learned) {
+        return apply(desired, desired.keySet(), learned);
+    }
+
+    /**
+     * As above, where {@code stillOwned} are the VIPs this node still owns, answered or not: one of them left out of
+     * {@code desired} (its network's interfaces exclude every link of the node) stops at once, since no new owner
+     * will take it over; only a VIP the node no longer owns is handed over.
+     */
+    public synchronized Applied apply(Map<Long, Binding> desired, Set<Long> stillOwned, Instant learned) {
         Map<String, Map<Long, Claim>> byInterface = new HashMap<>();
         Map<String, InterfaceInfo> interfaces = new HashMap<>();
         desired.values().forEach(b -> {
@@ -94,8 +103,10 @@ public final class Speaker implements AutoCloseable {
             Map<Long, Claim> keep = new HashMap<>(port.owned);
             keep.keySet().retainAll(now == null ? Set.of() : byInterface.get(port.iface.name()).keySet());
             Map<Long, Instant> handing = new HashMap<>(port.handingOver);
-            port.owned.keySet().stream().filter(v -> !keep.containsKey(v)).forEach(v -> handing.put(v, handOverUntil));
+            port.owned.keySet().stream().filter(v -> !keep.containsKey(v) && !stillOwned.contains(v))
+                    .forEach(v -> handing.put(v, handOverUntil));
             handing.keySet().removeAll(keep.keySet());
+            handing.keySet().removeAll(stillOwned);
             port.handingOver = Map.copyOf(handing);
             port.owned = Map.copyOf(keep);
         }

@@ -133,6 +133,16 @@ class SpeakerTest {
         }
     }
 
+    /** Still ours but on no allowed link (spec.arp.interfaces changed): nobody will take it over, so it stops now. */
+    @Test
+    void aVipStillOwnedButLeftWithoutAnInterfaceStopsAtOnce() throws InterruptedException {
+        speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
+        speaker.apply(Map.of(VIP2, bind(VIP2)), java.util.Set.of(VIP, VIP2), CLOCK.instant());
+        assertThat(speaker.handingOver()).isEmpty();
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).isFalse();
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP2)).isTrue();
+    }
+
     @Test
     void suspendedOrClosedItHandsNothingOver() throws InterruptedException {
         speaker.apply(Map.of(VIP, bind(VIP), VIP2, bind(VIP2)), CLOCK.instant());
