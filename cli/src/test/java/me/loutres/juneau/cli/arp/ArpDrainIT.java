@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.cli.lan.LanGuard;
 import me.loutres.juneau.cli.demo.lan.ArpLab;
 import me.loutres.juneau.cli.demo.lan.ArpProber;
 import me.loutres.juneau.cli.demo.lan.LanScenario;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -34,29 +34,22 @@ class ArpDrainIT {
     static final Duration REPLY_WITHIN = Duration.ofMillis(200);
 
     LanScenario lan;
-    Thread cleanupOnKill;
+    LanGuard guard;
 
     record Ask(long atNanos, String mac) {
     }
 
     @BeforeAll
     void buildTheLan() throws Exception {
-        String reason = ArpLab.unavailableReason();
-        if (reason != null) {
-            System.err.println("\n*** ArpDrainIT SKIPPED: " + reason + " ***\n");
-        }
-        Assumptions.assumeTrue(reason == null, "ArpDrainIT needs network namespaces: " + reason);
+        LanGuard.assumeAvailable("ArpDrainIT", "network namespaces", ArpLab.unavailableReason());
         lan = LanScenario.start();
-        cleanupOnKill = new Thread(lan::close, "arp-drain-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanupOnKill);
+        guard = LanGuard.of(lan, lan.lab(), "arp-drain-cleanup");
     }
 
     @AfterAll
     void tearDown() {
-        if (lan != null) {
-            lan.close();
-            assertThat(lan.lab().namespaces()).as("namespaces left behind").isEmpty();
-            Runtime.getRuntime().removeShutdownHook(cleanupOnKill);
+        if (guard != null) {
+            guard.close();
         }
     }
 

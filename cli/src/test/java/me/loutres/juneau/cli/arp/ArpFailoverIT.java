@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import me.loutres.juneau.cli.lan.LanGuard;
 import me.loutres.juneau.cli.demo.lan.AgentProcess;
 import me.loutres.juneau.cli.demo.lan.ArpLab;
 import me.loutres.juneau.cli.demo.lan.ArpProber;
@@ -33,27 +34,19 @@ class ArpFailoverIT {
     static final Duration LEASE_WHILE_OWNING = Duration.ofSeconds(3);
 
     LanScenario lan;
-    Thread cleanupOnKill;
+    LanGuard guard;
 
     @BeforeAll
     void buildTheLan() throws Exception {
-        String reason = ArpLab.unavailableReason();
-        if (reason != null) {
-            System.err.println("\n*** ArpFailoverIT SKIPPED: " + reason + " ***\n");
-        }
-        Assumptions.assumeTrue(reason == null, "ArpFailoverIT needs network namespaces: " + reason);
+        LanGuard.assumeAvailable("ArpFailoverIT", "network namespaces", ArpLab.unavailableReason());
         lan = LanScenario.start();
-        // a killed test JVM still removes its namespaces and agents
-        cleanupOnKill = new Thread(lan::close, "arp-lan-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanupOnKill);
+        guard = LanGuard.of(lan, lan.lab(), "arp-lan-cleanup");
     }
 
     @AfterAll
     void tearDown() {
-        if (lan != null) {
-            lan.close();
-            assertThat(lan.lab().namespaces()).as("namespaces left behind").isEmpty();
-            Runtime.getRuntime().removeShutdownHook(cleanupOnKill);
+        if (guard != null) {
+            guard.close();
         }
     }
 

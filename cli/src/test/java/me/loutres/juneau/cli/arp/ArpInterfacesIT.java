@@ -13,11 +13,11 @@ import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkArp;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.cli.lan.LanGuard;
 import me.loutres.juneau.cli.demo.lan.ArpLab;
 import me.loutres.juneau.cli.demo.lan.ArpProber;
 import me.loutres.juneau.cli.demo.lan.LanScenario;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,18 +36,13 @@ class ArpInterfacesIT {
 
     LanScenario lan;
     ArpLab.Host clientB;
-    Thread cleanupOnKill;
+    LanGuard guard;
 
     @BeforeAll
     void buildTwoLans() throws Exception {
-        String reason = ArpLab.unavailableReason();
-        if (reason != null) {
-            System.err.println("\n*** ArpInterfacesIT SKIPPED: " + reason + " ***\n");
-        }
-        Assumptions.assumeTrue(reason == null, "ArpInterfacesIT needs network namespaces: " + reason);
+        LanGuard.assumeAvailable("ArpInterfacesIT", "network namespaces", ArpLab.unavailableReason());
         lan = LanScenario.start();
-        cleanupOnKill = new Thread(lan::close, "arp-interfaces-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanupOnKill);
+        guard = LanGuard.of(lan, lan.lab(), "arp-interfaces-cleanup");
         lan.lab().secondLink(lan.node("node-a"), 11);
         lan.lab().secondLink(lan.node("node-b"), 12);
         clientB = lan.lab().hostOnSecondLan("client-b", 1);
@@ -55,11 +50,9 @@ class ArpInterfacesIT {
 
     @AfterAll
     void tearDown() throws Exception {
-        if (lan != null) {
+        if (guard != null) {
             lan.stopAgents();
-            lan.close();
-            assertThat(lan.lab().namespaces()).as("namespaces left behind").isEmpty();
-            Runtime.getRuntime().removeShutdownHook(cleanupOnKill);
+            guard.close();
         }
     }
 

@@ -30,11 +30,11 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.SecretKeyRef;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.cli.lan.LanGuard;
 import me.loutres.juneau.cli.demo.lan.AgentProcess;
 import me.loutres.juneau.cli.demo.lan.BgpLanScenario;
 import me.loutres.juneau.cli.demo.lan.Netns;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -67,28 +67,20 @@ class BgpIT {
     static final String MD5_SECRET = "tor-md5";
 
     BgpLanScenario lan;
-    Thread cleanupOnKill;
+    LanGuard guard;
 
     @BeforeAll
     void buildTheLan() throws Exception {
-        String reason = BgpLanScenario.unavailableReason();
-        if (reason != null) {
-            System.err.println("\n*** BgpIT SKIPPED: " + reason + " ***\n");
-        }
-        Assumptions.assumeTrue(reason == null, "BgpIT needs network namespaces and BIRD: " + reason);
+        LanGuard.assumeAvailable("BgpIT", "network namespaces and BIRD", BgpLanScenario.unavailableReason());
         lan = BgpLanScenario.start();
-        // a killed test JVM still removes its namespaces, agents and BIRDs
-        cleanupOnKill = new Thread(lan::close, "bgp-lan-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanupOnKill);
+        guard = LanGuard.of(lan, lan.lab(), "bgp-lan-cleanup");
         lan.startAgents();
     }
 
     @AfterAll
     void tearDown() {
-        if (lan != null) {
-            lan.close();
-            assertThat(lan.lab().namespaces()).as("namespaces left behind").isEmpty();
-            Runtime.getRuntime().removeShutdownHook(cleanupOnKill);
+        if (guard != null) {
+            guard.close();
         }
     }
 
