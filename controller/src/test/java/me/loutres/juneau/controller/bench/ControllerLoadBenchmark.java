@@ -41,7 +41,13 @@ import me.loutres.juneau.ip.Ipv4;
  * side: its informer, reconcile, the patch, one mock hop back).</li>
  * </ol>
  *
- * <p>Usage: {@code ControllerLoadBenchmark [services...] [--trials T] [--workers W]}, e.g. {@code 1000 10000}.
+ * <p>With {@code --controller-process} the controller runs in its own JVM; its CPU time (utime + stime of
+ * {@code /proc/PID/stat}) and resident set ({@code /proc/PID/status}) are printed at convergence and after the failover
+ * trials. {@code --controller-classpath CP} gives that JVM another class path, e.g. with another HTTP client for
+ * fabric8 (BENCHMARKS.md, "One HTTP stack").
+ *
+ * <p>Usage: {@code ControllerLoadBenchmark [services...] [--trials T] [--workers W] [--controller-process
+ * [--controller-classpath CP]]}, e.g. {@code 1000 10000}.
  */
 public final class ControllerLoadBenchmark {
     private static final int NODES = 10;
@@ -59,6 +65,7 @@ public final class ControllerLoadBenchmark {
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--controller-process" -> process = true;
                 case "--max-minutes" -> maxMinutes = Integer.parseInt(args[++i]);
+                case "--controller-classpath" -> childClassPath = args[++i];
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
         }
@@ -138,6 +145,7 @@ public final class ControllerLoadBenchmark {
                         .forEach(l -> System.out.println("  " + l));
                 heapWith = usedHeapAfterGc();
             } else {
+                System.out.printf("controller JVM at all Ready: %s%n", childCost(child, n));
                 System.out.printf("controller JVM heap after a full GC: %s%n", childHeapAfterGc(child));
             }
 
@@ -203,6 +211,7 @@ public final class ControllerLoadBenchmark {
             arpWatch.close();
             sliceWatch.close();
             if (child != null) {
+                System.out.printf("controller JVM after the failover trials: %s%n", childCost(child, n));
                 System.out.printf("controller JVM heap after a full GC, after the failover trials: %s%n",
                         childHeapAfterGc(child));
                 child.destroy();
@@ -222,6 +231,27 @@ public final class ControllerLoadBenchmark {
     }
 
     static final String CHILD_HEAP = "256m";
+    private static String childClassPath = System.getProperty("java.class.path");
+
+    /** CPU time of the controller JVM (all its threads, start-up included) per Service, and its resident set. */
+    private static String childCost(Process child, int n) throws Exception {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", child.pid() + "", "stat"));
+        // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        double cpuMs = ticks * 10.0; // USER_HZ is 100 on Linux
+        String rss = "?";
+        String hwm = "?";
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", child.pid() + "",
+                "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                rss = line.substring(6).trim();
+            } else if (line.startsWith("VmHWM:")) {
+                hwm = line.substring(6).trim();
+            }
+        }
+        return String.format("CPU %.1f s (%.2f ms per Service), RSS %s (peak %s)", cpuMs / 1000, cpuMs / n, rss, hwm);
+    }
 
     /**
      * The controller as it runs in its container: {@code ControllerCommand} in a JVM of its own, limited to the
@@ -238,7 +268,7 @@ public final class ControllerLoadBenchmark {
         java.nio.file.Path log = java.nio.file.Path.of("target", "bench-controller-" + n + ".log");
         ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + CHILD_HEAP, "-Djuneau.log.level=INFO",
-                "-cp", System.getProperty("java.class.path"), "me.loutres.juneau.controller.ControllerCommand",
+                "-cp", childClassPath, "me.loutres.juneau.controller.ControllerCommand",
                 "--kubeconfig=" + kubeconfig, "--identity=bench-child", "--metrics-port=-1", "--workers=" + workers)
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         return pb.start();
