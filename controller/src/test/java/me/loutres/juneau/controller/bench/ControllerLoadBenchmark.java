@@ -269,7 +269,9 @@ public final class ControllerLoadBenchmark {
         ProcessBuilder pb = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + CHILD_HEAP, "-Djuneau.log.level=INFO",
                 "-cp", childClassPath, "me.loutres.juneau.controller.ControllerCommand",
-                "--kubeconfig=" + kubeconfig, "--identity=bench-child", "--metrics-port=-1", "--workers=" + workers)
+                "--kubeconfig=" + kubeconfig, "--identity=bench-child", "--metrics-port=-1", "--workers=" + workers,
+                // no agents run here: as the in-JVM controller (MockCluster.fastOptions), elect nodes without one
+                "--arp-without-agents")
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         return pb.start();
     }
