@@ -130,6 +130,82 @@ class DayOneInstallTest {
         }
     }
 
+    /**
+     * A clean clone has no base tar: the Debian base the builder imported from the same package list less than a
+     * week ago is reused (no mmdebstrap, no import), so `mvn verify` on a fresh checkout does not make it again.
+     * One older, one of another package list, or --refresh-base makes it again. The builder and mmdebstrap are
+     * stand-ins on PATH that log their calls; the stand-in builder answers the base's labels.
+     */
+    @Test
+    void aCleanCloneReusesAYoungDebianBaseOfTheSamePackagesAndMakesAnOtherOneAgain() throws Exception {
+        Path dir = Files.createTempDirectory("images-reuse");
+        try {
+            Path bin = Files.createDirectories(dir.resolve("bin"));
+            Path log = dir.resolve("calls.log");
+            Files.writeString(bin.resolve("podman"), """
+                    #!/bin/sh
+                    echo "podman $*" >> "$FAKE_LOG"
+                    if [ "$1 $2" = "image inspect" ]; then echo "$FAKE_LABELS"; fi
+                    exit 0
+                    """);
+            Files.writeString(bin.resolve("mmdebstrap"), """
+                    #!/bin/sh
+                    echo "mmdebstrap" >> "$FAKE_LOG"
+                    for a; do last="$a"; done
+                    echo tar > "$last"
+                    """);
+            bin.resolve("podman").toFile().setExecutable(true);
+            bin.resolve("mmdebstrap").toFile().setExecutable(true);
+            // the key names the suite and the package list, as the tar's name does
+            String tarLine = script("--dry-run", "--builder", "podman", "--base", "debian", "--base-cache",
+                    dir.resolve("dry").toString()).stream().filter(l -> l.startsWith("+ mmdebstrap ")).findFirst()
+                    .orElseThrow();
+            String key = tarLine.replaceAll(".*base-debian-([^ ]+)\\.tar\\.partial.*", "$1");
+            assertThat(key).matches("bookworm-[0-9]+");
+            long now = System.currentTimeMillis() / 1000;
+
+            record Run(ProcessResult result, List<String> calls) {
+            }
+            java.util.function.BiFunction<String, List<String>, Run> build = (labels, extra) -> {
+                try {
+                    Files.deleteIfExists(log);
+                    List<String> args = new ArrayList<>(List.of("--builder", "podman", "--base", "debian",
+                            "--no-package", "--base-cache", dir.resolve("cache-" + System.nanoTime()).toString()));
+                    args.addAll(extra);
+                    ProcessResult r = run(args, Map.of("PATH", bin + ":" + System.getenv("PATH"),
+                            "FAKE_LOG", log.toString(), "FAKE_LABELS", labels));
+                    assertThat(r.exit()).as(r.err()).isZero();
+                    return new Run(r, Files.exists(log) ? Files.readAllLines(log) : List.of());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+
+            Run young = build.apply(key + " " + (now - 3 * 3600), List.of());
+            assertThat(young.result().err()).contains("reusing localhost/juneau/base-debian:bookworm");
+            assertThat(young.calls()).noneMatch(c -> c.startsWith("mmdebstrap") || c.startsWith("podman import"));
+            assertThat(young.calls().stream().filter(c -> c.startsWith("podman build"))).hasSize(
+                    partsWithADockerfile().size()).allSatisfy(c -> assertThat(c)
+                    .contains("--network=none", "--build-arg BASE=localhost/juneau/base-debian:bookworm"));
+
+            for (Map.Entry<String, List<String>> remade : Map.of(
+                    key + " " + (now - 8 * 24 * 3600), List.<String>of(),       // older than a week
+                    "bookworm-1 " + now, List.<String>of(),                      // another package list
+                    "<no value> <no value>", List.<String>of(),                  // imported before the labels existed
+                    key + " " + now, List.of("--refresh-base")).entrySet()) {
+                Run r = build.apply(remade.getKey(), remade.getValue());
+                assertThat(r.result().err()).as("%s", remade).doesNotContain("reusing");
+                assertThat(r.calls()).as("%s", remade).contains("mmdebstrap");
+                assertThat(r.calls()).as("%s", remade).anySatisfy(c -> assertThat(c).startsWith("podman import")
+                        .contains("LABEL juneau.base-key=" + key, "LABEL juneau.base-made="));
+            }
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     private static List<String> tagged(List<String> lines) {
         return lines.stream().filter(l -> l.startsWith("+ ") && l.contains(" -t ")).toList();
     }
@@ -158,12 +234,18 @@ class DayOneInstallTest {
     }
 
     static ProcessResult run(List<String> args) throws Exception {
+        return run(args, Map.of());
+    }
+
+    static ProcessResult run(List<String> args, Map<String, String> env) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("bash", DockerfilesTest.ROOT.resolve("bin/juneau-images").toString()));
         cmd.addAll(args);
         Path out = Files.createTempFile("images", ".out");
         Path err = Files.createTempFile("images", ".err");
         try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().putAll(env);
+            Process p = pb.start();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             return new ProcessResult(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
         } finally {
