@@ -24,9 +24,11 @@ import me.loutres.juneau.webhook.view.ClusterViewSource;
  * {@code bin/juneau webhook} and the image): {@code juneau webhook} as an operator starts it, on loopback with
  * throw-away certificates and a small offline cluster, answering one request on every path, plus a second webhook
  * whose API server is unreachable (the client and informer classes of a real cluster). The JVM runs it with
- * {@code -XX:ArchiveClassesAtExit}, so every class loaded here is mapped from the archive at the next start instead of
- * being read, parsed and verified from the jars. Bounded (about a minute at most) and never fails the build: a run
- * that cannot finish leaves a smaller archive, and a missing or stale archive only costs start-up time.
+ * {@code -XX:DumpLoadedClassList}, then dumps the listed classes into a static archive ({@code -Xshare:dump}: on Java 17
+ * only a static archive holds picocli's Java 5 classes; cli/pom.xml and webhook/Dockerfile), so every class loaded here
+ * is mapped from the archive at the next start instead of being read, parsed and verified from the jars. Bounded
+ * (about a minute at most) and never fails the build: a run that cannot finish lists fewer classes, and a missing or
+ * stale archive only costs start-up time.
  */
 public final class CdsTraining {
     private static final Duration READY_WITHIN = Duration.ofSeconds(60);

@@ -38,7 +38,9 @@ class DockerfilesTest {
         assertThat(lines.subList(0, 2)).containsExactly("ARG BASE=eclipse-temurin:17-jre", "FROM ${BASE}");
         assertThat(lines.stream().filter(l -> l.startsWith("FROM"))).hasSize(1);
         assertThat(lines).contains("COPY LICENSE NOTICE THIRD-PARTY.md /opt/juneau/");
-        assertThat(lines).noneMatch(l -> l.startsWith("RUN") || l.startsWith("ADD"));
+        assertThat(lines).noneMatch(l -> l.startsWith("ADD"));
+        // the webhook's one RUN makes its class-data sharing archive (its own test below); the others have none
+        assertThat(lines.stream().filter(l -> l.startsWith("RUN"))).hasSize(part.equals("webhook") ? 1 : 0);
 
         Matcher user = Pattern.compile("(?m)^USER (\\d+):(\\d+)$").matcher(text);
         assertThat(user.find()).as("%s has a numeric USER", part).isTrue();
@@ -108,6 +110,28 @@ class DockerfilesTest {
             assertThat(pods.get(0).path("securityContext").path("runAsUser").asInt(-1)).isZero();
             assertThat(pods.get(0).findValuesAsText("image")).containsOnly("localhost/juneau/agent:0.1.0");
         }
+    }
+
+    /**
+     * The webhook image makes its class-data sharing archive at build time, with its own JVM and class path (an archive
+     * only matches those), and starts from it with -Xshare:auto, so an archive whose making failed only costs start-up
+     * time. The optimising compiler keeps the JVM's thresholds: raised, they left the request path in profiling code for
+     * the first 100,000 reviews (BENCHMARKS.md, "Webhook steady and cold"); bin/juneau likewise.
+     */
+    @Test
+    void theWebhookImageStartsFromAClassDataArchiveItMadeAndKeepsTheJvmCompilerThresholds() throws IOException {
+        String text = dockerfile("webhook");
+        Matcher dump = Pattern.compile("-Xshare:dump -XX:SharedClassListFile=(\\S+) -XX:SharedArchiveFile=(\\S+)").matcher(text);
+        assertThat(dump.find()).as("the image dumps a static archive").isTrue();
+        assertThat(text).contains("-XX:DumpLoadedClassList=" + dump.group(1) + " -cp '/opt/juneau/lib/*' me.loutres.juneau.cli.CdsTraining")
+                .contains("-cp '/opt/juneau/lib/*'").contains("|| rm -f " + dump.group(2));
+        String entrypoint = text.lines().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+        assertThat(entrypoint).contains("\"-XX:SharedArchiveFile=" + dump.group(2) + "\", \"-Xshare:auto\"")
+                .contains("\"-cp\", \"/opt/juneau/lib/*\"").doesNotContain("Tier4");
+        String binJuneau = Files.readString(ROOT.resolve("bin/juneau"));
+        assertThat(binJuneau).doesNotContain("-XX:Tier4");
+        assertThat(Files.readString(ROOT.resolve("cli/pom.xml"))).contains("<argument>-Xshare:dump</argument>",
+                "<argument>me.loutres.juneau.cli.CdsTraining</argument>");
     }
 
     /** Pod specs that run a part's image: by component label. */
