@@ -17,7 +17,8 @@ import java.util.function.Function;
  * {@code juneau-agent-<node>} exists is dead when {@code renewTime + leaseDurationSeconds} has passed or its
  * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease has no agent: it is
  * never declared dead, but it cannot answer ARP ({@link #hasAgent}). A Lease whose times cannot be read declares
- * nothing: never call a node dead on a record we do not understand.
+ * nothing: never call a node dead on a record we do not understand. Plain data: built from the Leases read once for
+ * a pass ({@link #of}), so one plan never sees two states of a Lease.
  */
 public final class NodeLiveness {
     public static final String LEASE_PREFIX = "juneau-agent-";
@@ -28,7 +29,7 @@ public final class NodeLiveness {
 
     private static final NodeLiveness UNKNOWN = new NodeLiveness(n -> null, n -> false);
 
-    /** The state of a node, null without a (usable) Lease. Judged on demand: only the nodes asked about. */
+    /** The state of a node, null without a (usable) Lease; judged once, from Leases copied out of the cache. */
     private final Function<String, State> byNode;
     /** Whether the node has an agent Lease at all (usable or not): an agent runs, or ran, there. */
     private final Predicate<String> hasLease;
@@ -36,14 +37,6 @@ public final class NodeLiveness {
     private NodeLiveness(Function<String, State> byNode, Predicate<String> hasLease) {
         this.byNode = byNode;
         this.hasLease = hasLease;
-    }
-
-    /** Looks a node's Lease up with {@code leaseOfNode} (an informer cache) when asked, judged at {@code now}. */
-    public static NodeLiveness lookup(Function<String, Lease> leaseOfNode, Instant now) {
-        return new NodeLiveness(node -> {
-            Lease l = leaseOfNode.apply(node);
-            return l == null ? null : judge(l, now);
-        }, node -> leaseOfNode.apply(node) != null);
     }
 
     /** No Lease known for any node: every node is judged by its endpoints. */

@@ -38,7 +38,8 @@ import me.loutres.juneau.status.StatusInput;
 
 /**
  * The decisions of one Service reconcile (docs/phases-and-conditions.md), as pure functions of what was read. The
- * controller reads, calls these in order and applies what they return:
+ * controller calls one: {@link #pass}, with one {@link ServiceSnapshot} of the key, and gets the whole
+ * {@link DesiredService} back. Its steps are the functions below, in order:
  * <ol>
  *   <li>{@link #lifecycle}: which path the key takes;</li>
  *   <li>{@link #shell}: the ServiceLoadBalancer's metadata and spec to create or update, if any;</li>
@@ -52,6 +53,16 @@ public final class ServicePlanner {
     public static final String WARNING_ARP_CONFLICT = JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT;
 
     private ServicePlanner() {
+    }
+
+    /**
+     * The whole desired state of the key read in {@code snapshot} (docs/design.md). When the status depends on what
+     * the first writes return (a new address, the generation after a spec change) the plan says so
+     * ({@link DesiredService#complete} false): the caller carries out those writes and asks once more with
+     * {@link ServiceSnapshot#answered}.
+     */
+    public static DesiredService pass(ServiceSnapshot snapshot) {
+        return PassPlanner.plan(snapshot);
     }
 
     // ---- 1. lifecycle ----
@@ -413,6 +424,12 @@ public final class ServicePlanner {
             return List.of();
         }
         return svc.getStatus().getLoadBalancer().getIngress();
+    }
+
+    /** The IPs of {@code status.loadBalancer.ingress} of the Service (none when it has none or is null). */
+    public static List<String> ingressIps(Service svc) {
+        return currentIngress(svc).stream().filter(Objects::nonNull).map(LoadBalancerIngress::getIp)
+                .filter(Objects::nonNull).toList();
     }
 
     /**

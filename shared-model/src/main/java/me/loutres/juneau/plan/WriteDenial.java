@@ -7,4 +7,10 @@ package me.loutres.juneau.plan;
  * @param message the server's message, as the user needs it
  */
 public record WriteDenial(String what, String message) {
+
+    /** The Warning event that says so on the Service. */
+    public PlannedEvent warning() {
+        return PlannedEvent.warning(me.loutres.juneau.api.JuneauConstants.REASON_WRITE_DENIED,
+                "the API server refused to " + what + ": " + message);
+    }
 }

@@ -29,15 +29,6 @@ public final class NodeEligibility {
     }
 
     /**
-     * As {@link #of(String, LabelSelector, Map)} with the labels looked up when a node is asked about (an informer
-     * cache): only the nodes of one Service are read.
-     */
-    public static NodeEligibility lookup(String network, LabelSelector selector,
-            Function<String, Map<String, String>> labelsOf) {
-        return new NodeEligibility(network, selector, labelsOf);
-    }
-
-    /**
      * @param network      the ExternalNetwork's name (for messages)
      * @param selector     its {@code spec.nodeSelector}, or null for every node
      * @param labelsByNode each Node's labels by name (not copied: the caller hands over a map it no longer changes)

@@ -60,7 +60,7 @@ public sealed interface AllocationState {
      * {@code Pending(AddressConflict)}: the status recorded {@code vip}, which an older allocation of {@code holder}
      * keeps; the VIP is withdrawn and the next reconcile allocates another one.
      */
-    static AllocationState conflict(String vip, String holder) {
+    public static AllocationState conflict(String vip, String holder) {
         return new Pending(JuneauConstants.REASON_ADDRESS_CONFLICT, Messages.addressConflict(vip, holder));
     }
 

@@ -41,12 +41,6 @@ class NodeLivenessTest {
         assertThat(l.dead("n1")).isEqualTo(dead);
         assertThat(l.expiresAt("n1")).isEqualTo(Optional.ofNullable(expires).map(Instant::parse));
         assertThat(l.why("n1") != null).isEqualTo(dead);
-        if (leaseName.startsWith(NodeLiveness.LEASE_PREFIX)) {
-            NodeLiveness byLookup = NodeLiveness.lookup(n -> n.equals("n1") ? lease(leaseName, holder, renew, seconds)
-                    : null, NOW);
-            assertThat(byLookup.dead("n1")).as("on-demand lookup judges the same").isEqualTo(dead);
-            assertThat(byLookup.dead("n2")).isFalse();
-        }
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -73,10 +67,6 @@ class NodeLivenessTest {
         List<Lease> leases = List.of(lease("juneau-agent-n1", "", null, null),
                 lease("juneau-agent-n2", "a", null, 3), lease("juneau-controller", "x", null, 3));
         assertThat(NodeLiveness.of(leases, NOW).hasAgent(node)).isEqualTo(agent);
-        NodeLiveness byLookup = NodeLiveness.lookup(n -> leases.stream()
-                .filter(l -> l.getMetadata().getName().equals(NodeLiveness.LEASE_PREFIX + n)).findFirst().orElse(null),
-                NOW);
-        assertThat(byLookup.hasAgent(node)).as("on-demand lookup answers the same").isEqualTo(agent);
         assertThat(NodeLiveness.unknown().hasAgent(node)).isFalse();
     }
 }

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -454,12 +453,6 @@ public final class ClusterCache implements AutoCloseable {
     /** Node InternalIPs (IPv4) → the Node's name (the shared reader). */
     public Map<Long, String> nodeAddresses() {
         return NodeInternalIps.byAddress(nodes.getStore().list());
-    }
-
-    /** The node agents' Leases read at {@code now} (docs/phases-and-conditions.md). */
-    public NodeLiveness nodeLiveness(Instant now) {
-        return NodeLiveness.lookup(node -> leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX
-                + node), now);
     }
 
     /** The agent Lease of a node, or null. */

@@ -54,7 +54,7 @@ public final class AllocationRestore {
                 // synced before a term starts: listing every Service again would double the cost of a takeover for
                 // a status somebody wrote by hand)
                 AllocatorFeed.Records records = AllocatorFeed.records(all, cache.pools(),
-                        owner -> ServiceReconciler.ingressOf(cache.service(ServiceKey.parse(owner))));
+                        owner -> me.loutres.juneau.plan.ServicePlanner.ingressIps(cache.service(ServiceKey.parse(owner))));
                 records.problems().forEach(p -> {
                     metrics.malformedStatus();
                     LOG.warn("{}", p);

@@ -1,0 +1,158 @@
+package me.loutres.juneau.controller.reconcile;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import me.loutres.juneau.allocation.NetworkResolution;
+import me.loutres.juneau.allocation.NetworkResolver;
+import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.BGPSessionStatus;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.controller.ServiceKey;
+import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.plan.AnnounceFacts;
+import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.plan.ServiceSnapshot;
+import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.NetworkChoice;
+import me.loutres.juneau.runtime.Term;
+import me.loutres.juneau.selection.NodeEligibility;
+
+/**
+ * Reads one Service key's {@link ServiceSnapshot} from the cache (which shows the controller's own recent writes),
+ * once per pass. The agent Leases and the Node labels are copied for the Service's nodes only — the nodes of its
+ * EndpointSlices, the only ones a plan asks about — so a large cluster costs no more per pass than a small one.
+ */
+final class ServiceSnapshots {
+    private final ClusterCache cache;
+    private final Clock clock;
+    private final ManagedServices managed;
+    private final boolean arpWithoutAgents;
+    private final ServiceMemory memory;
+    /**
+     * How far back an allocation may be unannounced: a previous leader stops at most a lease duration before a
+     * standby takes over (docs/operations.md), doubled for the restore and for clock skew between replicas.
+     */
+    private volatile Duration reannounceWindow = Duration.ofSeconds(40);
+
+    ServiceSnapshots(ClusterCache cache, Clock clock, ManagedServices managed, boolean arpWithoutAgents,
+            ServiceMemory memory) {
+        this.cache = cache;
+        this.clock = clock;
+        this.managed = managed;
+        this.arpWithoutAgents = arpWithoutAgents;
+        this.memory = memory;
+    }
+
+    void reannounceWindow(Duration window) {
+        this.reannounceWindow = window;
+    }
+
+    ServiceSnapshot read(ServiceKey key, Term term) {
+        Instant now = clock.instant();
+        Service svc = cache.service(key);
+        ServiceLoadBalancer slb = cache.serviceLoadBalancer(key);
+        ARPAdvertisement arp = cache.arpAdvertisement(JuneauConstants.arpAdvertisementName(key.namespace(),
+                key.name()));
+        List<EndpointSlice> slices = cache.endpointSlicesOf(key);
+        Set<String> endpointNodes = nodesOf(slices);
+        NetworkChoice choice = null;
+        NetworkResolution resolution = null;
+        AnnounceFacts announce = null;
+        Map<Long, String> nodeAddresses = Map.of();
+        if (svc != null && svc.getMetadata() != null) {
+            // the annotation's network, else the default one (kept once it gave a VIP): admission's choice
+            choice = DefaultNetwork.choose(ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
+                    slb, cache.networks());
+            String network = choice.networkOrNull();
+            resolution = choice instanceof NetworkChoice.Unresolved u ? new NetworkResolution.Unavailable(u.message())
+                    : NetworkResolver.resolve(network, network == null ? null : cache.network(network), cache::pool,
+                            cache::unreadable);
+            announce = announceFacts(network, resolution, endpointNodes);
+            String requested = ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP);
+            // Node addresses matter only to a requested IP (the allocator has its own copy for the rest)
+            nodeAddresses = requested == null || requested.isBlank() ? Map.of() : cache.nodeAddresses();
+        }
+        List<Lease> leases = new ArrayList<>();
+        endpointNodes.forEach(n -> {
+            Lease l = cache.agentLease(n);
+            if (l != null) {
+                leases.add(l);
+            }
+        });
+        return new ServiceSnapshot(key.namespace(), key.name(), managed, svc, slb,
+                slb == null ? null : cache.unreadable(slb).orElse(null), choice, resolution, statusPoolMode(slb),
+                nodeAddresses, slices, arp,
+                arp == null || arp.getMetadata() == null ? null : cache.unreadable(arp).orElse(null),
+                NodeLiveness.of(leases, now), cache.nodeNames(), announce, now, memory.standing(key),
+                !memory.looked(term, key), memory.termStartedAt(term).minus(reannounceWindow), null, null);
+    }
+
+    /**
+     * Who may announce (the network's node selector, the exclusion label, agents) and what the agents report, for
+     * the nodes with an endpoint: only they can advertise.
+     */
+    private AnnounceFacts announceFacts(String network, NetworkResolution resolution, Set<String> nodes) {
+        ExternalNetwork net = resolution instanceof NetworkResolution.Usable ? cache.network(network) : null;
+        LabelSelector selector = ClusterCache.nodeSelector(net);
+        List<AnnounceFacts.SessionReport> sessions = new ArrayList<>();
+        List<String> peers = List.of();
+        if (resolution instanceof NetworkResolution.Usable u && JuneauConstants.MODE_BGP.equals(u.type())) {
+            if (net != null && net.getSpec() != null && net.getSpec().getBgp() != null
+                    && net.getSpec().getBgp().getPeers() != null) {
+                peers = net.getSpec().getBgp().getPeers();
+            }
+            for (String node : nodes) {
+                for (BGPSession s : cache.bgpSessionsOf(node)) {
+                    BGPSessionStatus st = s.getStatus();
+                    sessions.add(new AnnounceFacts.SessionReport(s.getSpec() == null ? null : s.getSpec().getPeer(),
+                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError()));
+                }
+            }
+        }
+        Map<String, Map<String, String>> labels = new HashMap<>();
+        for (String node : nodes) {
+            Map<String, String> l = cache.nodeLabels(node);
+            if (l != null) {
+                labels.put(node, java.util.Collections.unmodifiableMap(new HashMap<>(l)));
+            }
+        }
+        return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers);
+    }
+
+    /** The mode of the pool {@code status.addressPool} names: what to announce with while the network is unreadable. */
+    private String statusPoolMode(ServiceLoadBalancer slb) {
+        String name = slb == null || slb.getStatus() == null ? null : slb.getStatus().getAddressPool();
+        AddressPool p = name == null || name.isBlank() ? null : cache.pool(name.trim());
+        return p == null || p.getSpec() == null ? null : p.getSpec().getAdvertiseMode();
+    }
+
+    private static Set<String> nodesOf(List<EndpointSlice> slices) {
+        Set<String> nodes = new TreeSet<>();
+        for (EndpointSlice s : slices) {
+            if (s != null && s.getEndpoints() != null) {
+                s.getEndpoints().forEach(e -> {
+                    if (e != null && e.getNodeName() != null) {
+                        nodes.add(e.getNodeName());
+                    }
+                });
+            }
+        }
+        return nodes;
+    }
+}
