@@ -20,4 +20,9 @@ public final class EngineReviewer implements Reviewer {
     public AdmissionResponse review(String path, AdmissionRequest request) {
         return engine.review(path, request, view);
     }
+
+    @Override
+    public java.util.Optional<ClusterView> view() {
+        return java.util.Optional.of(view);
+    }
 }

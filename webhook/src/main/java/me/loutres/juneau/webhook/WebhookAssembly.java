@@ -90,5 +90,11 @@ public final class WebhookAssembly {
                             + "(/readyz answers 200 once it can review)").build());
             return notYet;
         }
+
+        @Override
+        public java.util.Optional<me.loutres.juneau.view.ClusterView> view() {
+            Reviewer ready = reviewer.getNow(null);
+            return ready == null ? java.util.Optional.empty() : ready.view();
+        }
     }
 }

@@ -153,6 +153,11 @@ public final class LocalStack implements AutoCloseable {
         return controller;
     }
 
+    /** What the webhook's rules read (its informer cache); empty until it is loaded. */
+    public java.util.Optional<me.loutres.juneau.view.ClusterView> webhookView() {
+        return webhook.app() == null ? java.util.Optional.empty() : webhook.app().reviewer().view();
+    }
+
     public int webhookPort() {
         return webhookPort;
     }

@@ -87,7 +87,7 @@ public final class Validation {
     private void store(String groupKind, String namespace, String name, HasMetadata typed) {
         stored.put(groupKind + "/" + namespace + "/" + name, typed);
         view.add(typed);
-        vips.accepted(typed);
+        vips.accepted(typed, view);
     }
 
     /** The rules engine in this process. */

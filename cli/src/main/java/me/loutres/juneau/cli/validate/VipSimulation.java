@@ -26,11 +26,15 @@ import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.Messages;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.LearntRange;
+import me.loutres.juneau.ip.AddressRange;
+import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 
 /**
  * What the controller would allocate (docs/phases-and-conditions.md), with the controller's own pieces: the network resolution,
  * then the allocator in the network's pool order, after the VIPs already recorded in ServiceLoadBalancer statuses
- * were restored, with node InternalIPs kept out of arp pools.
+ * were restored, with node InternalIPs kept out of arp pools and the cluster's ranges (ServiceCIDRs, Node podCIDRs)
+ * out of every pool.
  */
 final class VipSimulation {
     private final Allocator allocator = new Allocator();
@@ -45,6 +49,7 @@ final class VipSimulation {
             view.nodes().forEach(node -> nodeAddresses.put(node.getMetadata().getName(),
                     AllocatorFeed.nodeAddresses(List.of(node))));
             allocator.setExcludedAddresses(excluded());
+            allocator.setReservedRanges(clusterRanges(view));
             allocator.restore(records(view));
             restored = true;
         }
@@ -117,9 +122,14 @@ final class VipSimulation {
      * An object the run accepted into its view: a pool or a Node changes what the allocator may hand out, as the
      * controller's informers would tell it (a bad pool entry offers nothing). Cost per object: that object alone.
      */
-    void accepted(HasMetadata object) {
+    void accepted(HasMetadata object, ClusterView view) {
         if (!restored) {
             return; // the first allocation reads the whole view
+        }
+        if (object instanceof Node || object instanceof ServiceCIDR) {
+            // a podCIDR or a ServiceCIDR is never handed out, as the controller's allocator keeps it
+            // (docs/allocation.md, "Pools overlapping the cluster's ranges")
+            allocator.setReservedRanges(clusterRanges(view));
         }
         if (object instanceof AddressPool pool) {
             AllocatorFeed.pool(pool).into(allocator);
@@ -127,6 +137,11 @@ final class VipSimulation {
             nodeAddresses.put(node.getMetadata().getName(), AllocatorFeed.nodeAddresses(List.of(node)));
             allocator.setExcludedAddresses(excluded());
         }
+    }
+
+    /** Every ServiceCIDR and Node podCIDR of the view (IPv4), as the controller learns them. */
+    private static List<AddressRange> clusterRanges(ClusterView view) {
+        return view.learntRangesOverlapping(new AddressRange(0, 0xFFFF_FFFFL)).stream().map(LearntRange::range).toList();
     }
 
     private Set<Long> excluded() {

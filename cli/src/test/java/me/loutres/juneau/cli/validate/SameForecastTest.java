@@ -244,6 +244,50 @@ class SameForecastTest {
         assertThat(plan(after)).containsExactly("pool-b 4/4", "pool-bad 2/0", "pool-l2 4/4");
     }
 
+    /**
+     * What ValidateAgreesMockTest found: a Node's podCIDR over an arp pool stored before the Node (admission checks
+     * only the entries a write adds). The controller never hands those addresses out (docs/allocation.md, "Pools
+     * overlapping the cluster's ranges"), so its Service was Pending (PoolExhausted) while validate forecast one of
+     * them; validate now keeps them out too, whether the Node is in the cluster state or comes with the manifests.
+     */
+    @Test
+    void aNodesPodCidrIsNeverForecast() throws Exception {
+        String pool = """
+                apiVersion: juneau.loutres.me/v1alpha1
+                kind: AddressPool
+                metadata: {name: pool-l2}
+                spec: {advertiseMode: arp, addresses: ["10.5.0.1-10.5.0.3"]}
+                ---
+                apiVersion: juneau.loutres.me/v1alpha1
+                kind: ExternalNetwork
+                metadata: {name: l2}
+                spec: {type: arp, addressPools: [pool-l2]}
+                """;
+        String node = """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: node-a}
+                spec: {podCIDRs: ["10.5.0.0/31"]}
+                status: {addresses: [{type: InternalIP, address: "10.5.0.3"}]}
+                """;
+        List<Service> services = List.of((Service) objects(service("c", "a", "l2", null)).get(0),
+                (Service) objects(service("c", "b", "l2", null)).get(0));
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("a", "10.5.0.2");
+        expected.put("b", null);
+        assertThat(validate(new SnapshotClusterView(objects(pool + "---\n" + node)), services)).isEqualTo(expected);
+
+        // the Node arrives after the first forecast: learnt as the controller's informer learns it
+        VipSimulation simulation = new VipSimulation();
+        SnapshotClusterView view = new SnapshotClusterView(objects(pool));
+        assertThat(simulation.allocate(services.get(0), view.with(services.get(0))).vip()).isEqualTo("10.5.0.1");
+        HasMetadata n = objects(node).get(0);
+        view.add(n);
+        simulation.accepted(n, view);
+        Outcome.VipForecast b = simulation.allocate(services.get(1), view.with(services.get(1)));
+        assertThat(b.vip()).as("10.5.0.1 stays a's, 10.5.0.0-1 is the podCIDR, 10.5.0.3 the InternalIP").isEqualTo("10.5.0.2");
+    }
+
     /** pool capacity/used, as plan prints them. */
     static List<String> plan(List<HasMetadata> objects) {
         return PoolCapacity.rows(objects).stream().map(r -> r.pool() + " " + r.capacity() + "/" + r.used()).toList();
