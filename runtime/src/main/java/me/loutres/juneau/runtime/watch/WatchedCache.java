@@ -37,23 +37,33 @@ public final class WatchedCache implements AutoCloseable {
      *
      * @param resync     periodic resync of the handlers (zero: none, every change arrives as an event)
      * @param listLimit  page size of the lists (0: one response), bounding response sizes on large clusters
-     * @param checkEvery how often the monitor looks at the watches
+     * @param checkEvery how often the monitor looks at the watches; zero: no monitor thread, the owner calls
+     *                   {@link #check()} from a loop of its own
      * @param clock      the clock of {@link Watched#notWatchingSince}
+     * @param lostAfter  looks in a row without a watch after which a synced cache says the API server is gone
+     *                   ({@link #LOST_AFTER_CHECKS}); 0: never from the watches alone, where another path (the
+     *                   leader election's Lease reads) tells of an outage sooner and without false alarms
      */
-    public record Policy(Duration resync, long listLimit, Duration checkEvery, Clock clock) {
+    public record Policy(Duration resync, long listLimit, Duration checkEvery, Clock clock, int lostAfter) {
         /** No resync, no paging, a look every second. */
-        public static final Policy DEFAULT = new Policy(Duration.ZERO, 0, Duration.ofSeconds(1), Clock.systemUTC());
+        public static final Policy DEFAULT = new Policy(Duration.ZERO, 0, Duration.ofSeconds(1), Clock.systemUTC(),
+                LOST_AFTER_CHECKS);
 
         public Policy withListLimit(long limit) {
-            return new Policy(resync, limit, checkEvery, clock);
+            return new Policy(resync, limit, checkEvery, clock, lostAfter);
         }
 
         public Policy checkingEvery(Duration every) {
-            return new Policy(resync, listLimit, every, clock);
+            return new Policy(resync, listLimit, every, clock, lostAfter);
         }
 
         public Policy withClock(Clock c) {
-            return new Policy(resync, listLimit, checkEvery, c);
+            return new Policy(resync, listLimit, checkEvery, c, lostAfter);
+        }
+
+        /** The watches' state alone never says the API server is gone; an outage on another path does. */
+        public Policy outagesFromOtherPaths() {
+            return new Policy(resync, listLimit, checkEvery, clock, 0);
         }
     }
 
@@ -88,13 +98,15 @@ public final class WatchedCache implements AutoCloseable {
 
     /** Starts every informer and the monitor; the future completes when every served kind holds its first list. */
     public synchronized CompletableFuture<Void> start() {
-        monitor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "juneau-watch-" + name.replace(' ', '-'));
-            t.setDaemon(true);
-            return t;
-        });
         long every = policy.checkEvery().toMillis();
-        monitor.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+        if (every > 0) {
+            monitor = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "juneau-watch-" + name.replace(' ', '-'));
+                t.setDaemon(true);
+                return t;
+            });
+            monitor.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+        }
         long now = now();
         return CompletableFuture.allOf(all.stream().map(w -> w.start(now)).toArray(CompletableFuture[]::new));
     }
@@ -154,11 +166,11 @@ public final class WatchedCache implements AutoCloseable {
     }
 
     /**
-     * One look of the monitor (driven by tests without a timer): the first sync ends an outage at start; after it,
-     * a watch seen down for {@link #LOST_AFTER_CHECKS} looks in a row is an outage, and every watch open again ends
-     * it.
+     * One look of the monitor (or of the owner's loop where there is none): the first sync ends an outage at start; after it,
+     * a watch seen down for {@link Policy#lostAfter} looks in a row is an outage, and every watch open again ends
+     * it (also an outage another path reported).
      */
-    synchronized void check() {
+    public synchronized void check() {
         long now = now();
         boolean watching = true;
         for (Watched<?> w : live()) {
@@ -186,7 +198,8 @@ public final class WatchedCache implements AutoCloseable {
             return;
         }
         checksWithoutWatch++;
-        if (checksWithoutWatch == (watchedSinceSync ? LOST_AFTER_CHECKS : FIRST_WATCH_CHECKS)) {
+        if (policy.lostAfter() > 0
+                && checksWithoutWatch == (watchedSinceSync ? policy.lostAfter() : FIRST_WATCH_CHECKS)) {
             // fabric8 reconnects a lost watch itself (with backoff) without calling the exception handler
             connection.failed(name, "a watch closed; reconnecting");
         }

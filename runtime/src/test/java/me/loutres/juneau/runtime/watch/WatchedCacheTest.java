@@ -53,4 +53,21 @@ class WatchedCacheTest {
         cache.check(true, true);
         assertThat(connection.down()).isFalse();
     }
+
+    @Test
+    void whereAnotherPathTellsOfOutagesTheWatchesOnlyEndThem() {
+        WatchedCache quiet = new WatchedCache("controller caches", connection,
+                WatchedCache.Policy.DEFAULT.outagesFromOtherPaths());
+        quiet.check(true, true);
+        for (int i = 0; i < 100; i++) {
+            quiet.check(true, false);
+        }
+        assertThat(connection.down()).as("a watch reconnecting is no outage by itself").isFalse();
+        connection.failed("controller caches", "listing/watching Service: ConnectException: Connection refused");
+        connection.answered();
+        quiet.check(true, false);
+        assertThat(connection.down()).as("back only once every watch is open again").isTrue();
+        quiet.check(true, true);
+        assertThat(connection.down()).isFalse();
+    }
 }
