@@ -17,7 +17,6 @@ import me.loutres.juneau.agent.arp.Speaker;
 import me.loutres.juneau.agent.bgp.BgpDriver;
 import me.loutres.juneau.agent.bgp.BgpLoop;
 import me.loutres.juneau.agent.kube.AdvertisementWatch;
-import me.loutres.juneau.agent.kube.ApiReachability;
 import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.kube.NodeSources;
 import me.loutres.juneau.agent.kube.Reporter;
@@ -38,12 +37,14 @@ import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.runtime.WorkQueue;
 import me.loutres.juneau.runtime.ops.OpsServer;
+import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.WatchedCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node agent (README.md, "How a VIP answers"; docs/bgp.md), as wiring: the sources (the {@link AdvertisementWatch}
- * and {@link NodeSources}) give the node's view, the planners ({@link NodePlanner}, {@link ArpPlanner}) say what the
+ * and {@link NodeSources}, kinds of one runtime {@link WatchedCache}) give the node's view, the planners ({@link NodePlanner}, {@link ArpPlanner}) say what the
  * node must do, the {@link ArpDriver} and the {@link BgpLoop} carry it out, and the {@link LeaseKeeper} keeps the
  * liveness Lease. It runs on the controller's runtime ({@link ControllerRuntime} without leader election: every
  * node's agent works): one key, the node, one worker, so the whole node is reconciled at a time, level-based
@@ -63,6 +64,7 @@ public final class NodeAgent implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final ArpDriver arp;
     private final LeaseKeeper lease;
+    private final WatchedCache watches;
     private final AdvertisementWatch advertisements;
     private final NodeSources sources;
     private final BgpLoop bgp;
@@ -90,14 +92,17 @@ public final class NodeAgent implements AutoCloseable {
         Reporter reporter = new Reporter(client, options.node(), clock);
         this.arp = new ArpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
                 clock);
-        ApiReachability api = new ApiReachability(() -> "answering ARP for " + arp.answering().size()
+        ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
+        // no monitor thread: the one reconcile loop looks at the watches each turn (at least once a second)
+        this.watches = new WatchedCache("agent watches", api,
+                WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock));
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api, clock);
-        this.advertisements = new AdvertisementWatch(client, options.node(), api, metrics, reporter, timer, clock,
+        this.advertisements = new AdvertisementWatch(client, watches, options.node(), metrics, reporter, timer, clock,
                 this::kick);
-        this.sources = new NodeSources(client, options.node(), options.namespace(), bgpOptions.routerId(), clock,
-                metrics, this::kick);
+        this.sources = new NodeSources(client, watches, options.node(), options.namespace(), bgpOptions.routerId(),
+                clock, metrics, this::kick);
         this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock),
                 new SessionWriter(client, options.node(), reporter, clock), sources, this::kick);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
@@ -123,8 +128,7 @@ public final class NodeAgent implements AutoCloseable {
         agent.runtime.startWithoutLeaderElection();
         agent.queue.add(options.node());
         agent.lease.start();
-        agent.advertisements.start();
-        agent.sources.start();
+        agent.watches.start();
         return agent;
     }
 
@@ -149,7 +153,7 @@ public final class NodeAgent implements AutoCloseable {
     /** Null when the agent is healthy, else what is stuck ({@link AgentHealth}). */
     public String healthProblem() {
         return new AgentHealth(arp.failure(), runtime.failed() ? String.valueOf(runtime.failure()) : null,
-                !stopping && advertisements.stoppedForGood(), clock.millis(), advertisements.notWatchingSince(),
+                !stopping && watches.stopped().contains("ARPAdvertisement"), clock.millis(), advertisements.notWatchingSince(),
                 lease.renewedMillis(), heartbeatMillis, lease.heartbeatMillis(), options.stuckAfter(),
                 options.lease().idleInterval()).problem();
     }
@@ -186,9 +190,9 @@ public final class NodeAgent implements AutoCloseable {
         if (stopping) {
             return Result.DONE;
         }
-        advertisements.observe();
+        watches.check();
         // the networks say where to answer (spec.arp.interfaces): no answer before they are known
-        if (!advertisements.hasSynced() || !sources.synced()) {
+        if (!watches.synced()) {
             return Result.after(Duration.ofMillis(200));
         }
         if (advertisements.replacedAfterOutage()) {
@@ -240,8 +244,7 @@ public final class NodeAgent implements AutoCloseable {
         arp.close();
         bgp.close(); // withdraws every route and waits for BIRD to send the withdrawals, then stops it
         lease.close();
-        advertisements.stop();
-        sources.close();
+        watches.close();
         if (ops != null) {
             ops.close();
         }

@@ -1,5 +1,5 @@
 /**
- * A small controller runtime shared by the controller and the node agent.
+ * A small controller runtime shared by the controller and the node agent (and its watched cache by the webhook).
  *
  * <h2>Pieces</h2>
  * <ul>
@@ -16,6 +16,10 @@
  *       goes back to standing by after a loss; each won period is a {@link me.loutres.juneau.runtime.Term Term},
  *       which writers check ({@code term.ensureActive()}) so a deposed leader stops writing mid-reconcile.</li>
  *   <li>{@link me.loutres.juneau.runtime.ControllerRuntime ControllerRuntime}: the workers.</li>
+ *   <li>{@code watch}: the watched cache the controller, the agent and the webhook read the cluster from
+ *       ({@code WatchedCache}, one informer per kind, started and stopped together), the one report of an
+ *       unreachable API server ({@code ApiConnection}) and {@code VersionMemo}, which reads each version of an object
+ *       once (docs/design.md, "One way to watch").</li>
  *   <li>{@code ops}: the shell both servers share: {@code OpsServer} ({@code /healthz}, {@code /readyz},
  *       {@code /metrics}), {@code Logging} (the default levels: one line per state change, no fabric8 stack trace
  *       per retry), {@code ClientConfig} ({@code --kubeconfig} or in-cluster) and {@code UntilSignal}.</li>

@@ -4,12 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,14 +15,18 @@ import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.agent.own.AdvertisementRead;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
+import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.VersionMemo;
+import me.loutres.juneau.runtime.watch.Watched;
+import me.loutres.juneau.runtime.watch.WatchedCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The watch of the ARPAdvertisements labelled with this node, and what it takes to trust it: generic objects read
- * one by one (a typed informer that meets one malformed object fails the whole list), the skipped ones said once,
- * the watch's state for the log and liveness, and a fresh list when the API server came back with other contents.
- * Called from the agent's one reconcile thread only (except {@link #start}, {@link #stop} and the getters).
+ * The watch of the ARPAdvertisements labelled with this node (a kind of the agent's one {@link WatchedCache}), and
+ * what it takes to trust it: generic objects read one by one, each version once (a typed informer that meets one
+ * malformed object fails the whole list), the skipped ones said once, and a fresh list when the API server came back
+ * with other contents. Called from the agent's one reconcile thread only (except the getters).
  */
 public final class AdvertisementWatch {
     private static final Logger LOG = LoggerFactory.getLogger(AdvertisementWatch.class);
@@ -38,91 +38,45 @@ public final class AdvertisementWatch {
 
     private final KubernetesClient client;
     private final String node;
-    private final ApiReachability api;
+    private final ApiConnection api;
     private final AgentMetrics metrics;
     private final Reporter reporter;
     private final Executor events;
     private final Clock clock;
-    private final Runnable onChange;
-    private volatile SharedIndexInformer<GenericKubernetesResource> informer;
-    private volatile boolean stopping;
-    private volatile long notWatchingSince;
-    private Boolean lastWatching;
+    private final Watched<GenericKubernetesResource> watched;
     private boolean wasDown;
     private long cacheCheckSince;
     private long lastCacheCheck;
-    private final Map<String, AdvertisementRead> reads = new HashMap<>();
+    private final VersionMemo<AdvertisementRead> reads = new VersionMemo<>();
+    private Map<String, AdvertisementRead> lastReads = Map.of();
     private Map<String, String> lastSkipped = Map.of();
 
-    /** @param events sends the Warning Events about skipped advertisements (off the reconcile thread) */
-    public AdvertisementWatch(KubernetesClient client, String node, ApiReachability api, AgentMetrics metrics,
+    /**
+     * Adds the kind to {@code watches}, which starts, checks and stops it with the agent's other watches.
+     *
+     * @param events sends the Warning Events about skipped advertisements (off the reconcile thread)
+     */
+    public AdvertisementWatch(KubernetesClient client, WatchedCache watches, String node, AgentMetrics metrics,
             Reporter reporter, Executor events, Clock clock, Runnable onChange) {
         this.client = client;
         this.node = node;
-        this.api = api;
+        this.api = watches.connection();
         this.metrics = metrics;
         this.reporter = reporter;
         this.events = events;
         this.clock = clock;
-        this.onChange = onChange;
-        this.notWatchingSince = clock.millis();
-        this.informer = newInformer();
-    }
-
-    private SharedIndexInformer<GenericKubernetesResource> newInformer() {
-        SharedIndexInformer<GenericKubernetesResource> i = client.genericKubernetesResources(ADVERTISEMENTS)
-                .withLabel(JuneauConstants.LABEL_NODE, node).runnableInformer(0);
-        i.exceptionHandler((started, t) -> {
-            // keep retrying with the informer's backoff: a node agent has nothing better to do than wait
-            LOG.debug("ARPAdvertisement list/watch: {}", t.getMessage());
-            api.failed("ARPAdvertisement watch", ApiReachability.firstLine(t));
-            return true;
-        });
-        i.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource obj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
-            }
-        });
-        return i;
-    }
-
-    public void start() {
-        informer.start();
-    }
-
-    public void stop() {
-        stopping = true;
-        informer.stop();
-    }
-
-    public boolean hasSynced() {
-        return informer.hasSynced();
-    }
-
-    /** Whether the informer gave up for good (it retries forever unless stopped; liveness). */
-    public boolean stoppedForGood() {
-        return !stopping && informer.stopped().toCompletableFuture().isDone();
+        this.watched = watches.watch("ARPAdvertisement", client.genericKubernetesResources(ADVERTISEMENTS)
+                .withLabel(JuneauConstants.LABEL_NODE, node)).onChange(onChange);
     }
 
     /** Since when (the clock's millis) the watch has been down, 0 while it watches. */
     public long notWatchingSince() {
-        return notWatchingSince;
+        return watched.notWatchingSince();
     }
 
     /** The watch's cache. */
     public List<GenericKubernetesResource> cached() {
-        return informer.getStore().list();
+        return watched.list();
     }
 
     /** One direct list from the API server (after a pause: the cache may be older than the Lease). */
@@ -168,38 +122,10 @@ public final class AdvertisementWatch {
             cacheCheckSince = 0;
             LOG.info("the API server's ARPAdvertisements differ from the watch's cache after the outage (a restored or"
                     + " replaced store?); listing them afresh");
-            SharedIndexInformer<GenericKubernetesResource> stale = informer;
-            notWatchingSince = clock.millis(); // a new watch opening, not an outage
-            lastWatching = false;
-            informer = newInformer();
-            informer.start();
-            stale.stop();
+            watched.relist();
             return true;
         }
         return false;
-    }
-
-    /** Notes the watch's state, for the log (one line per change, via {@link ApiReachability}) and liveness. */
-    public void observe() {
-        boolean watching = informer.isWatching();
-        if (watching) {
-            notWatchingSince = 0;
-            api.ok("ARPAdvertisement watch");
-        } else if (notWatchingSince == 0) {
-            notWatchingSince = clock.millis();
-            if (Boolean.TRUE.equals(lastWatching)) {
-                // fabric8 reconnects a lost watch itself (with backoff) without calling the exception handler
-                api.failed("ARPAdvertisement watch", "the watch closed; reconnecting");
-            }
-        }
-        if (lastWatching == null || lastWatching != watching) {
-            if (watching && lastWatching == null) {
-                LOG.info("watching ARPAdvertisements labelled {}={}", JuneauConstants.LABEL_NODE, node);
-            } else if (!watching && lastWatching == null) {
-                LOG.info("connecting to the API server (retried with backoff until it answers)");
-            }
-            lastWatching = watching;
-        }
     }
 
     private static Map<String, String> versions(List<GenericKubernetesResource> list) {
@@ -213,23 +139,9 @@ public final class AdvertisementWatch {
      * (for {@link #reportSkipped}) and otherwise ignored.
      */
     public List<ARPAdvertisement> readAll(List<GenericKubernetesResource> raw) {
-        Map<String, AdvertisementRead> now = new HashMap<>();
-        List<ARPAdvertisement> readable = new ArrayList<>(raw.size());
-        for (GenericKubernetesResource g : raw) {
-            String name = g.getMetadata() == null ? "" : String.valueOf(g.getMetadata().getName());
-            AdvertisementRead r = reads.get(name);
-            if (r == null || r.resourceVersion() == null
-                    || !r.resourceVersion().equals(g.getMetadata().getResourceVersion())) {
-                r = AdvertisementRead.of(g);
-            }
-            now.put(name, r);
-            if (r.readable()) {
-                readable.add(r.advertisement());
-            }
-        }
-        reads.clear();
-        reads.putAll(now);
-        return readable;
+        lastReads = reads.readAll(raw, (g, earlier) -> AdvertisementRead.of(g));
+        return lastReads.values().stream().filter(AdvertisementRead::readable).map(AdvertisementRead::advertisement)
+                .toList();
     }
 
     /**
@@ -239,7 +151,7 @@ public final class AdvertisementWatch {
      */
     public void reportSkipped(Map<String, String> invalid) {
         Map<String, String> skipped = new TreeMap<>(invalid);
-        reads.values().stream().filter(r -> !r.readable()).forEach(r -> skipped.put(r.name(), r.problem()));
+        lastReads.values().stream().filter(r -> !r.readable()).forEach(r -> skipped.put(r.name(), r.problem()));
         metrics.skipped(skipped.size());
         if (skipped.equals(lastSkipped)) {
             return;

@@ -5,11 +5,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
+import me.loutres.juneau.runtime.watch.VersionMemo;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.UnreadableObjectException;
 
@@ -27,7 +26,7 @@ import me.loutres.juneau.view.UnreadableObjectException;
  */
 final class KindReads<T extends HasMetadata> {
     /** One object's last reading. */
-    record Entry<T>(String uid, String version, T readable, String problem, T lastGood) {
+    record Entry<T>(T readable, String problem, T lastGood) {
         /** What the plan uses: this version, or the last readable one, or nothing. */
         T used() {
             return readable != null ? readable : lastGood;
@@ -40,7 +39,9 @@ final class KindReads<T extends HasMetadata> {
 
     private final Class<T> type;
     private final String kind;
-    private Map<String, Entry<T>> entries = new HashMap<>();
+    /** Each version read once; an earlier reading of the same object (same uid) is handed to the next one. */
+    private final VersionMemo<Entry<T>> memo = new VersionMemo<>();
+    private Map<String, Entry<T>> entries = Map.of();
 
     KindReads(Class<T> type, String kind) {
         this.type = type;
@@ -57,39 +58,24 @@ final class KindReads<T extends HasMetadata> {
      * @return the newly found problems (a new version that cannot be read), for the caller to say once
      */
     List<Unreadable> update(Collection<GenericKubernetesResource> raw) {
-        Map<String, Entry<T>> now = new HashMap<>(raw.size() * 2);
         List<Unreadable> fresh = new ArrayList<>();
-        for (GenericKubernetesResource g : raw) {
-            ObjectMeta meta = g.getMetadata();
-            String key = key(meta);
-            String uid = meta == null ? null : meta.getUid();
-            String version = meta == null ? null : meta.getResourceVersion();
-            Entry<T> before = entries.get(key);
-            if (before != null && version != null && version.equals(before.version())
-                    && Objects.equals(uid, before.uid())) {
-                now.put(key, before);
-                continue;
-            }
-            Entry<T> e = read(g, uid, version, before != null && Objects.equals(uid, before.uid()) ? before.used()
-                    : null);
-            now.put(key, e);
+        entries = memo.readAll(raw, (g, before) -> {
+            Entry<T> e = read(g, before == null ? null : before.used());
             if (e.problem() != null) {
-                fresh.add(new Unreadable(key, e.problem(), e.lastGood() != null));
+                fresh.add(new Unreadable(key(g.getMetadata()), e.problem(), e.lastGood() != null));
             }
-        }
-        entries = now;
+            return e;
+        });
         return fresh;
     }
 
-    private Entry<T> read(GenericKubernetesResource g, String uid, String version, T earlier) {
+    private Entry<T> read(GenericKubernetesResource g, T earlier) {
         try {
-            T value = KubeObjects.read(KubeObjects.tree(g), type, kind);
-            return new Entry<>(uid, version, value, null, null);
+            return new Entry<>(KubeObjects.read(KubeObjects.tree(g), type, kind), null, null);
         } catch (UnreadableObjectException e) {
-            return new Entry<>(uid, version, null, e.getMessage(), earlier);
+            return new Entry<>(null, e.getMessage(), earlier);
         }
     }
-
     /** The objects the plan uses: every readable one, and the last readable version of a damaged one. */
     List<T> usable() {
         List<T> out = new ArrayList<>(entries.size());
@@ -125,9 +111,6 @@ final class KindReads<T extends HasMetadata> {
 
     /** {@code namespace/name} for a namespaced object, {@code name} otherwise ("" when even that is missing). */
     static String key(ObjectMeta meta) {
-        if (meta == null || meta.getName() == null) {
-            return "";
-        }
-        return meta.getNamespace() == null ? meta.getName() : meta.getNamespace() + "/" + meta.getName();
+        return meta == null ? "" : VersionMemo.key(meta);
     }
 }

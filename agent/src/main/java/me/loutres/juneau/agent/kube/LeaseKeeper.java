@@ -14,6 +14,7 @@ import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import me.loutres.juneau.agent.ops.AgentMetrics;
 import me.loutres.juneau.api.JuneauConstants;
+import me.loutres.juneau.runtime.watch.ApiConnection;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.UnreadableObjectException;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Timing timing;
     private final AgentMetrics metrics;
     private final Runnable onPause;
-    private final ApiReachability api;
+    private final ApiConnection api;
     private final Thread thread;
     private final Object wake = new Object();
     private volatile boolean owning;
@@ -60,7 +61,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private long lastRenewNanos;
 
     public LeaseKeeper(KubernetesClient client, String namespace, String node, String holder, Timing timing,
-            AgentMetrics metrics, Runnable onPause, ApiReachability api, Clock clock) {
+            AgentMetrics metrics, Runnable onPause, ApiConnection api, Clock clock) {
         this.clock = clock;
         this.heartbeatMillis = clock.millis();
         this.client = client;
@@ -177,8 +178,8 @@ public final class LeaseKeeper implements AutoCloseable {
             return true;
         } catch (KubernetesClientException e) {
             metrics.leaseRenewFailed();
-            if (ApiReachability.isOutage(e)) {
-                api.failed("Lease", ApiReachability.firstLine(e)); // said once for the whole outage
+            if (ApiConnection.isOutage(e)) {
+                api.failed("Lease", ApiConnection.firstLine(e)); // said once for the whole outage
             } else {
                 sayFailure(oneLine(e));
             }
@@ -186,7 +187,7 @@ public final class LeaseKeeper implements AutoCloseable {
         } catch (RuntimeException e) {
             // e.g. a stored Lease this client cannot decode: never let it end the renew loop
             metrics.leaseRenewFailed();
-            sayFailure(ApiReachability.firstLine(e));
+            sayFailure(ApiConnection.firstLine(e));
             return false;
         }
     }

@@ -1,6 +1,7 @@
 package me.loutres.juneau.agent.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
@@ -8,12 +9,11 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -27,17 +27,19 @@ import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.runtime.watch.Watched;
+import me.loutres.juneau.runtime.watch.WatchedCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What the agent watches for BGP (docs/bgp.md): ServiceLoadBalancers, ExternalNetworks, BGPPeers, BFDProfiles and its
- * own Node, each an informer whose cache outlives an API server outage (the node keeps announcing what it knew), and
+ * own Node, kinds of the agent's one {@link WatchedCache} whose store outlives an API server outage (the node keeps announcing what it knew), and
  * the Secrets that peers name in juneau-system, read one by one (never listed) and read again every few seconds.
  * Juneau's kinds are watched generically and read object by object ({@link KindReads}), so one malformed object is
  * skipped and named while every other object of its kind keeps working.
  */
-public final class NodeSources implements AutoCloseable {
+public final class NodeSources {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSources.class);
     private static final Duration SECRET_TTL = Duration.ofSeconds(10);
 
@@ -48,12 +50,12 @@ public final class NodeSources implements AutoCloseable {
     private final Clock clock;
     private final AgentMetrics metrics;
     // generic, then read one by one (KindReads): a typed informer that meets one malformed object fails the whole list
-    private final SharedIndexInformer<GenericKubernetesResource> loadBalancers;
-    private final SharedIndexInformer<GenericKubernetesResource> networks;
-    private final SharedIndexInformer<GenericKubernetesResource> peers;
-    private final SharedIndexInformer<GenericKubernetesResource> profiles;
+    private final Watched<GenericKubernetesResource> loadBalancers;
+    private final Watched<GenericKubernetesResource> networks;
+    private final Watched<GenericKubernetesResource> peers;
+    private final Watched<GenericKubernetesResource> profiles;
     // the API server validates a Node against its schema: a typed watch cannot meet a malformed one
-    private final SharedIndexInformer<Node> nodes;
+    private final Watched<Node> nodes;
     private final KindReads<ServiceLoadBalancer> loadBalancerReads =
             new KindReads<>(ServiceLoadBalancer.class, JuneauConstants.KIND_SERVICE_LOAD_BALANCER);
     private final KindReads<ExternalNetwork> networkReads =
@@ -68,71 +70,36 @@ public final class NodeSources implements AutoCloseable {
     private record CachedSecret(Map<String, String> data, long readAtMillis) {
     }
 
-    public NodeSources(KubernetesClient client, String node, String namespace, String routerId, Clock clock,
-            AgentMetrics metrics, Runnable onChange) {
+    /** Adds its kinds to {@code watches}, which starts, checks and stops them with the agent's other watches. */
+    public NodeSources(KubernetesClient client, WatchedCache watches, String node, String namespace, String routerId,
+            Clock clock, AgentMetrics metrics, Runnable onChange) {
         this.client = client;
         this.node = node;
         this.namespace = namespace;
         this.routerId = routerId;
         this.clock = clock;
         this.metrics = metrics;
-        this.loadBalancers = watch(client.genericKubernetesResources(
-                ResourceDefinitionContext.fromResourceType(ServiceLoadBalancer.class)).inAnyNamespace()
-                .runnableInformer(0).itemStore(new LeanStore()), "ServiceLoadBalancer", onChange);
-        this.networks = watch(generic(ExternalNetwork.class), "ExternalNetwork", onChange);
-        this.peers = watch(generic(BGPPeer.class), "BGPPeer", onChange);
-        this.profiles = watch(generic(BFDProfile.class), "BFDProfile", onChange);
-        this.nodes = watch(client.nodes().withField("metadata.name", node).runnableInformer(0), "Node", onChange);
+        this.loadBalancers = watches.watch("ServiceLoadBalancer",
+                generic(ServiceLoadBalancer.class).inAnyNamespace()).store(LeanStore::new).onChange(onChange);
+        this.networks = watches.watch("ExternalNetwork", generic(ExternalNetwork.class)).store(LeanStore::new)
+                .onChange(onChange);
+        this.peers = watches.watch("BGPPeer", generic(BGPPeer.class)).store(LeanStore::new).onChange(onChange);
+        this.profiles = watches.watch("BFDProfile", generic(BFDProfile.class)).store(LeanStore::new)
+                .onChange(onChange);
+        this.nodes = watches.watch("Node", client.nodes().withField("metadata.name", node)).onChange(onChange);
         for (KindReads<?> r : List.of(loadBalancerReads, networkReads, peerReads, profileReads)) {
             metrics.malformed(r.kind(), 0); // the series exist from the start, at 0
         }
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> generic(Class<? extends HasMetadata> type) {
-        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).runnableInformer(0)
-                .itemStore(new LeanStore());
-    }
-
-    private static <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer, String kind,
-            Runnable onChange) {
-        informer.exceptionHandler((started, t) -> {
-            LOG.debug("{} list/watch: {}", kind, t.getMessage());
-            return true; // keep retrying with the informer's backoff
-        });
-        informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
-            }
-        });
-        return informer;
-    }
-
-    public void start() {
-        for (SharedIndexInformer<?> i : List.of(loadBalancers, networks, peers, profiles, nodes)) {
-            i.start();
-        }
-    }
-
-    /** Whether every watch has listed once: before that, a BGP plan would withdraw what it has not seen yet. */
-    public boolean synced() {
-        return loadBalancers.hasSynced() && networks.hasSynced() && peers.hasSynced() && profiles.hasSynced()
-                && nodes.hasSynced();
+    private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            generic(Class<? extends HasMetadata> type) {
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
     }
 
     /** The node's view, with {@code advertisements} (watched by the agent's ARP half) as they are. */
     public NodeView view(List<ARPAdvertisement> advertisements) {
-        Node self = nodes.getStore().list().stream().filter(n -> node.equals(n.getMetadata().getName())).findFirst()
+        Node self = nodes.list().stream().filter(n -> node.equals(n.getMetadata().getName())).findFirst()
                 .orElse(null);
         Map<String, String> labels = self == null || self.getMetadata().getLabels() == null ? Map.of()
                 : self.getMetadata().getLabels();
@@ -154,8 +121,8 @@ public final class NodeSources implements AutoCloseable {
      * What the informer holds, readable; a version that cannot be read is said once (log line) and counted in
      * {@code juneau_agent_malformed_objects{kind}}, never thrown: one bad object must not blind the node to the rest.
      */
-    private <T extends HasMetadata> List<T> read(KindReads<T> reads, SharedIndexInformer<GenericKubernetesResource> i) {
-        for (KindReads.Unreadable u : reads.update(i.getStore().list())) {
+    private <T extends HasMetadata> List<T> read(KindReads<T> reads, Watched<GenericKubernetesResource> i) {
+        for (KindReads.Unreadable u : reads.update(i.list())) {
             LOG.warn("{} {} cannot be read, {}: {}", reads.kind(), u.key().isEmpty() ? "(without a name)" : u.key(),
                     u.keptEarlier() ? "its last readable version stays in use" : "skipped", u.problem());
         }
@@ -240,12 +207,4 @@ public final class NodeSources implements AutoCloseable {
         }
         return out;
     }
-
-    @Override
-    public void close() {
-        for (SharedIndexInformer<?> i : new ArrayList<>(List.of(loadBalancers, networks, peers, profiles, nodes))) {
-            i.stop();
-        }
-    }
-
 }

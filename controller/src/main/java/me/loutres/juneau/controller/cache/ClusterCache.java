@@ -8,12 +8,11 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -26,7 +25,12 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.VersionMemo;
+import me.loutres.juneau.runtime.watch.Watched;
+import me.loutres.juneau.runtime.watch.WatchedCache;
 import me.loutres.juneau.selection.LabelSelectors;
+import me.loutres.juneau.view.KubeReader;
 import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.NodeInternalIps;
 import me.loutres.juneau.view.RangeIndex;
@@ -34,11 +38,10 @@ import me.loutres.juneau.view.ViewKeys;
 
 /**
  * The informer caches the controller reads (it never lists the API server per reconcile), with the indexes
- * that turn a change of one object into exactly the Service keys it affects.
+ * that turn a change of one object into exactly the Service keys it affects: a typed facade over the runtime's
+ * {@link WatchedCache}, which owns the informers' lifecycle and says an API server outage once.
  */
 public final class ClusterCache implements AutoCloseable {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterCache.class);
-
     /** Services by the ExternalNetwork named in their annotation. */
     public static final String BY_NETWORK = "network";
     /** ExternalNetworks by each AddressPool they list. */
@@ -53,19 +56,20 @@ public final class ClusterCache implements AutoCloseable {
     /** Page size of the initial lists: bounded response sizes on large clusters. */
     private static final long LIST_LIMIT = 500L;
 
-    private final SharedIndexInformer<Service> services;
-    private final SharedIndexInformer<EndpointSlice> slices;
-    private final SharedIndexInformer<ServiceLoadBalancer> slbs;
-    private final SharedIndexInformer<AddressPool> pools;
-    private final SharedIndexInformer<ExternalNetwork> networks;
-    private final SharedIndexInformer<ARPAdvertisement> arps;
-    private final SharedIndexInformer<Node> nodes;
-    private final SharedIndexInformer<Lease> leases;
-    private final SharedIndexInformer<BGPSession> sessions;
-    private final SharedIndexInformer<ServiceCIDR> serviceCidrs;
-    // false once the API server answered 404 for ServiceCIDRs (before Kubernetes 1.33): that informer is then left
-    // out of synced, watching and stopped, and the Nodes' podCIDRs are the only learnt ranges
-    private volatile boolean serviceCidrsServed = true;
+    // no periodic resync: every change arrives as an event, and a resync of 10,000 Services is pure noise. An outage
+    // is told by a failed list or a failed Lease read (every retry period, leader and standby alike): the watches
+    // reconnect silently, so their state only says when they are all back
+    private final WatchedCache cache = new WatchedCache("controller caches", new ApiConnection(),
+            WatchedCache.Policy.DEFAULT.withListLimit(LIST_LIMIT).outagesFromOtherPaths());
+    private final Watched<Service> services;
+    private final Watched<EndpointSlice> slices;
+    private final Watched<ServiceLoadBalancer> slbs;
+    private final Watched<AddressPool> pools;
+    private final Watched<ExternalNetwork> networks;
+    private final Watched<ARPAdvertisement> arps;
+    private final Watched<Node> nodes;
+    private final Watched<Lease> leases;
+    private final Watched<BGPSession> sessions;
     /** The ranges the cluster says it uses: ServiceCIDRs and Nodes' podCIDRs (docs/allocation.md). */
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
     /** {@link #learnt} as one list, rebuilt after a change: the same instance while nothing changed. */
@@ -73,86 +77,66 @@ public final class ClusterCache implements AutoCloseable {
     private final List<java.util.function.Consumer<List<AddressRange>>> learntListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String leaseNamespace;
-    private final List<SharedIndexInformer<?>> all = new ArrayList<>();
-    private final ApiConnection connection = new ApiConnection();
-    private volatile boolean closed;
-    /** Notices (and logs once) that the watches are back after an outage. */
-    private final java.util.concurrent.ScheduledExecutorService monitor =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "juneau-api-connection");
-                t.setDaemon(true);
-                return t;
-            });
     /* read-your-writes: what the controller wrote and its informer has not delivered yet */
     private final RecentWrites<Service> serviceWrites;
     private final RecentWrites<ServiceLoadBalancer> slbWrites;
     private final RecentWrites<AddressPool> poolWrites;
     private final RecentWrites<ARPAdvertisement> arpWrites;
-    /** The shared reader's verdict on each version of the objects whose content the controller interprets. */
-    private final ReadChecks checks = new ReadChecks();
+    /**
+     * The shared reader's verdict ({@link KubeReader#check}: the rules the webhook, {@code validate} and the agent
+     * read by) on each version of the objects whose content the controller interprets: it re-serializes the object,
+     * so it runs once per version. The controller's own writes are trusted: the planner built them from objects that
+     * read cleanly.
+     */
+    private final VersionMemo<Optional<String>> checks = new VersionMemo<>();
 
     /** @param agentLeaseNamespace where the node agents' Leases live (docs/phases-and-conditions.md) */
     public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
         // before the first informer starts: its events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
-        services = informer(client.services().inAnyNamespace(),
+        services = cache.watch("Service", client.services().inAnyNamespace()).indexers(
                 Map.of(BY_NETWORK, s -> nonNull(annotation(s, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))));
-        slices = informer(client.discovery().v1().endpointSlices().inAnyNamespace(),
+        slices = cache.watch("EndpointSlice", client.discovery().v1().endpointSlices().inAnyNamespace()).indexers(
                 Map.of(BY_SERVICE, s -> {
                     String svc = label(s, JuneauConstants.SERVICE_NAME_LABEL);
                     return svc == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + svc);
                 }, BY_NODE, s -> s.getEndpoints() == null ? List.of() : s.getEndpoints().stream()
                         .map(e -> e.getNodeName()).filter(java.util.Objects::nonNull).distinct().toList()));
-        slbs = informer(client.resources(ServiceLoadBalancer.class).inAnyNamespace(), Map.of());
-        pools = informer(client.resources(AddressPool.class), Map.of());
-        networks = informer(client.resources(ExternalNetwork.class), Map.of(BY_POOL,
+        slbs = cache.watch("ServiceLoadBalancer", client.resources(ServiceLoadBalancer.class).inAnyNamespace());
+        pools = cache.watch("AddressPool", client.resources(AddressPool.class));
+        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).indexers(Map.of(BY_POOL,
                 n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
                         : List.copyOf(n.getSpec().getAddressPools()),
                 BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n)))));
-        arps = informer(client.resources(ARPAdvertisement.class), Map.of());
-        nodes = informer(client.nodes(), Map.of());
+        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class));
+        nodes = cache.watch("Node", client.nodes());
         leaseNamespace = agentLeaseNamespace;
-        leases = informer(client.leases().inNamespace(agentLeaseNamespace), Map.of());
+        leases = cache.watch("Lease", client.leases().inNamespace(agentLeaseNamespace));
         // what each agent reports about its BGP sessions: condition Announced of the Services on that node
-        sessions = informer(client.resources(BGPSession.class), Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
+        sessions = cache.watch("BGPSession", client.resources(BGPSession.class))
+                .indexers(Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
         // the cluster's own ranges: addresses of a stored pool inside one are reserved (docs/allocation.md, "Pools
         // overlapping the cluster's ranges"); fed before any other handler sees the event, so a re-queued pool reads
         // the new ranges
-        serviceCidrs = informer(client.resources(ServiceCIDR.class), Map.of());
-        serviceCidrs.exceptionHandler((started, t) -> {
-            if (closed) {
-                return false;
-            }
-            if (notServed(t)) {
-                serviceCidrsServed = false;
-                LOG.info("the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes before 1.33): "
+        Watched<ServiceCIDR> serviceCidrs = cache.watch("ServiceCIDR", client.resources(ServiceCIDR.class))
+                .optional("the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes before 1.33): "
                         + "only the Nodes' podCIDRs are kept out of pools by the controller");
-                return false;
-            }
-            connection.failed("listing/watching ServiceCIDRs", t);
-            return true;
-        });
-        nodes.addEventHandler(learntFeed("Node/", ViewKeys::podCidrs));
-        serviceCidrs.addEventHandler(learntFeed("ServiceCIDR/", ViewKeys::serviceCidrs));
-        serviceWrites = new RecentWrites<>(k -> services.getStore().getByKey(k));
+        nodes.on(learntFeed("Node/", ViewKeys::podCidrs));
+        serviceCidrs.on(learntFeed("ServiceCIDR/", ViewKeys::serviceCidrs));
+        serviceWrites = new RecentWrites<>(services::get);
         // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
         // status write keeps the spec as stored, so each pool version is checked
-        slbWrites = new RecentWrites<>(k -> slbs.getStore().getByKey(k), checks::trust);
-        poolWrites = new RecentWrites<>(k -> pools.getStore().getByKey(k));
-        arpWrites = new RecentWrites<>(k -> arps.getStore().getByKey(k), checks::trust);
+        slbWrites = new RecentWrites<>(slbs::get, this::trust);
+        poolWrites = new RecentWrites<>(pools::get);
+        arpWrites = new RecentWrites<>(arps::get, this::trust);
         forgetCheckOnDelete(slbs);
         forgetCheckOnDelete(pools);
         forgetCheckOnDelete(networks);
         forgetCheckOnDelete(arps);
     }
 
-    private static boolean notServed(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
-                return true;
-            }
-        }
-        return false;
+    private void trust(HasMetadata written) {
+        checks.remember(written, Optional.empty());
     }
 
     /**
@@ -202,8 +186,8 @@ public final class ClusterCache implements AutoCloseable {
         return out;
     }
 
-    private <T extends HasMetadata> void forgetCheckOnDelete(SharedIndexInformer<T> informer) {
-        informer.addEventHandler(new ResourceEventHandler<T>() {
+    private <T extends HasMetadata> void forgetCheckOnDelete(Watched<T> watched) {
+        watched.on(new ResourceEventHandler<T>() {
             @Override
             public void onAdd(T obj) {
                 // checked when a reconcile first reads this version, not here: most versions are our own writes
@@ -225,8 +209,8 @@ public final class ClusterCache implements AutoCloseable {
      * The problem the shared reader ({@code KubeReader}, as the webhook and the agent read) has with this object,
      * empty when it reads cleanly. Checked once per version (uid, resourceVersion) of an object, remembered after.
      */
-    public java.util.Optional<String> unreadable(HasMetadata o) {
-        return checks.problem(o);
+    public Optional<String> unreadable(HasMetadata o) {
+        return o == null ? Optional.empty() : checks.read(o, KubeReader::check);
     }
 
     public RecentWrites<Service> recentServices() {
@@ -245,62 +229,41 @@ public final class ClusterCache implements AutoCloseable {
         return arpWrites;
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> informer(Informable<T> source,
-            Map<String, Function<T, List<String>>> indexers) {
-        // no periodic resync: every change arrives as an event, and a resync of 10,000 Services is pure noise
-        SharedIndexInformer<T> informer = source.withLimit(LIST_LIMIT).runnableInformer(0);
-        if (!indexers.isEmpty()) {
-            informer.addIndexers(indexers);
-        }
-        // an unreachable API server (at start or later) is retried with backoff for as long as we run, and said
-        // once; without this a failed first list stops the informer for good
-        String what = informer.getApiTypeClass().getSimpleName() + "s";
-        informer.exceptionHandler((started, t) -> {
-            if (closed) {
-                return false;
-            }
-            connection.failed("listing/watching " + what, t);
-            return true;
-        });
-        all.add(informer);
-        return informer;
-    }
-
     /** Handlers are added before {@link #start()} so the initial list is delivered to them too. */
     public void onServices(ResourceEventHandler<Service> h) {
-        services.addEventHandler(h);
+        services.on(h);
     }
 
     public void onEndpointSlices(ResourceEventHandler<EndpointSlice> h) {
-        slices.addEventHandler(h);
+        slices.on(h);
     }
 
     public void onServiceLoadBalancers(ResourceEventHandler<ServiceLoadBalancer> h) {
-        slbs.addEventHandler(h);
+        slbs.on(h);
     }
 
     public void onAddressPools(ResourceEventHandler<AddressPool> h) {
-        pools.addEventHandler(h);
+        pools.on(h);
     }
 
     public void onExternalNetworks(ResourceEventHandler<ExternalNetwork> h) {
-        networks.addEventHandler(h);
+        networks.on(h);
     }
 
     public void onArpAdvertisements(ResourceEventHandler<ARPAdvertisement> h) {
-        arps.addEventHandler(h);
+        arps.on(h);
     }
 
     public void onNodes(ResourceEventHandler<Node> h) {
-        nodes.addEventHandler(h);
+        nodes.on(h);
     }
 
     public void onBgpSessions(ResourceEventHandler<BGPSession> h) {
-        sessions.addEventHandler(h);
+        sessions.on(h);
     }
 
     public void onLeases(ResourceEventHandler<Lease> h) {
-        leases.addEventHandler(h);
+        leases.on(h);
     }
 
     /**
@@ -321,98 +284,77 @@ public final class ClusterCache implements AutoCloseable {
         return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
     }
 
-    /** The informers the controller depends on: all but the ServiceCIDR one where the API server does not serve it. */
-    private List<SharedIndexInformer<?>> live() {
-        return serviceCidrsServed ? all : all.stream().filter(i -> i != serviceCidrs).toList();
-    }
-
     /** Starts every informer; the future completes when all caches hold their initial list. */
     public CompletableFuture<Void> start() {
-        monitor.scheduleWithFixedDelay(this::watching, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
-        return CompletableFuture.allOf(all.stream().map(i -> i == serviceCidrs
-                // an API server without ServiceCIDRs is not a failure to start (the handler above said so)
-                ? i.start().toCompletableFuture().handle((v, t) -> {
-                    if (t != null && serviceCidrsServed) {
-                        throw new java.util.concurrent.CompletionException(t);
-                    }
-                    return v;
-                })
-                : i.start().toCompletableFuture())
-                .toArray(CompletableFuture[]::new));
+        return cache.start();
     }
 
     public boolean synced() {
-        return live().stream().allMatch(SharedIndexInformer::hasSynced);
+        return cache.synced();
     }
 
-    /**
-     * Every informer watches (true between outages); logs the way back once. Polled by the probes and a monitor.
-     */
+    /** Every informer watches (true between outages). */
     public boolean watching() {
-        boolean w = live().stream().allMatch(SharedIndexInformer::isWatching);
-        if (w) {
-            connection.watching();
-        }
-        return w;
+        return cache.watching();
     }
 
     /** Hears the leader election's Lease reads: the one signal of an outage while the watches reconnect. */
     public me.loutres.juneau.runtime.LeaseReads leaseReads() {
-        return connection;
+        return cache.connection();
     }
 
     /** Informers that stopped for good (they never do while retrying; a closed or broken one does). */
     public boolean stopped() {
-        return !closed && live().stream().anyMatch(i -> i.stopped().toCompletableFuture().isDone());
+        return !cache.stopped().isEmpty();
     }
 
     /* single-object reads show the controller's own writes at once (the informer may still lag behind) */
 
     public Service service(ServiceKey key) {
         String k = key.toString();
-        return serviceWrites.read(k, services.getStore().getByKey(k));
+        return serviceWrites.read(k, services.get(k));
     }
 
     public List<Service> services() {
-        return services.getStore().list();
+        return services.list();
     }
 
     public ServiceLoadBalancer serviceLoadBalancer(ServiceKey key) {
         String k = key.toString();
-        return slbWrites.read(k, slbs.getStore().getByKey(k));
+        return slbWrites.read(k, slbs.get(k));
     }
 
     public List<ServiceLoadBalancer> serviceLoadBalancers() {
-        return slbs.getStore().list();
+        return slbs.list();
     }
 
     public List<EndpointSlice> endpointSlicesOf(ServiceKey key) {
-        return slices.getIndexer().byIndex(BY_SERVICE, key.toString());
+        return slices.byIndex(BY_SERVICE, key.toString());
     }
 
     public AddressPool pool(String name) {
-        return name == null ? null : poolWrites.read(name, pools.getStore().getByKey(name));
+        return name == null ? null : poolWrites.read(name, pools.get(name));
     }
 
     public List<AddressPool> pools() {
-        return pools.getStore().list();
+        return pools.list();
     }
 
     public ExternalNetwork network(String name) {
-        return name == null ? null : networks.getStore().getByKey(name);
+        return name == null ? null : networks.get(name);
     }
 
     public List<ExternalNetwork> networks() {
-        return networks.getStore().list();
+        return networks.list();
     }
 
     public List<ExternalNetwork> networksListing(String pool) {
-        return networks.getIndexer().byIndex(BY_POOL, pool);
+        return networks.byIndex(BY_POOL, pool);
     }
 
     /** Networks whose {@code spec.nodeSelector} tests the label key: a change of it may change who announces. */
     public List<ExternalNetwork> networksSelectingOn(String labelKey) {
-        return networks.getIndexer().byIndex(BY_SELECTOR_KEY, labelKey);
+        return networks.byIndex(BY_SELECTOR_KEY, labelKey);
     }
 
     /** The network's {@code spec.nodeSelector}, or null (every node). */
@@ -422,11 +364,11 @@ public final class ClusterCache implements AutoCloseable {
 
     /** Services whose annotation names the network (whether managed or not; the caller filters). */
     public List<Service> servicesOfNetwork(String network) {
-        return services.getIndexer().byIndex(BY_NETWORK, network);
+        return services.byIndex(BY_NETWORK, network);
     }
 
     public ARPAdvertisement arpAdvertisement(String name) {
-        return arpWrites.read(name, arps.getStore().getByKey(name));
+        return arpWrites.read(name, arps.get(name));
     }
 
     /** Writes whose watch event has not come back yet. */
@@ -435,34 +377,34 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     public List<Node> nodes() {
-        return nodes.getStore().list();
+        return nodes.list();
     }
 
     /** Services with an endpoint on the node (from their EndpointSlices' labels). */
     public List<ServiceKey> servicesWithEndpointsOn(String node) {
-        return slices.getIndexer().byIndex(BY_NODE, node).stream()
+        return slices.byIndex(BY_NODE, node).stream()
                 .filter(s -> label(s, JuneauConstants.SERVICE_NAME_LABEL) != null)
                 .map(s -> new ServiceKey(s.getMetadata().getNamespace(), label(s, JuneauConstants.SERVICE_NAME_LABEL)))
                 .distinct().toList();
     }
 
     public Set<String> nodeNames() {
-        return Set.copyOf(nodes.getStore().listKeys());
+        return Set.copyOf(nodes.keys());
     }
 
     /** Node InternalIPs (IPv4) → the Node's name (the shared reader). */
     public Map<Long, String> nodeAddresses() {
-        return NodeInternalIps.byAddress(nodes.getStore().list());
+        return NodeInternalIps.byAddress(nodes.list());
     }
 
     /** The agent Lease of a node, or null. */
     public Lease agentLease(String node) {
-        return leases.getStore().getByKey(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
+        return leases.get(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);
     }
 
     /** The BGPSessions the agent of the node reports. */
     public List<BGPSession> bgpSessionsOf(String node) {
-        return node == null ? List.of() : sessions.getIndexer().byIndex(BY_NODE, node);
+        return node == null ? List.of() : sessions.byIndex(BY_NODE, node);
     }
 
     /** The node a BGPSession belongs to: {@code spec.nodeName}, else its node label. */
@@ -473,7 +415,7 @@ public final class ClusterCache implements AutoCloseable {
 
     /** A Node's labels (empty when it has none), or null when no Node of that name exists. */
     public Map<String, String> nodeLabels(String name) {
-        Node n = name == null ? null : nodes.getStore().getByKey(name);
+        Node n = name == null ? null : nodes.get(name);
         if (n == null) {
             return null;
         }
@@ -483,9 +425,7 @@ public final class ClusterCache implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        monitor.shutdownNow();
-        all.forEach(SharedIndexInformer::close);
+        cache.close();
     }
 
     public static String annotation(HasMetadata o, String name) {

@@ -34,7 +34,7 @@ class ApiServerOutageMockTest {
     @Test
     void startsWithTheApiServerDownReachesReadyOnceItIsUpAndRecoversFromAnOutageMidRun() throws Exception {
         int port = freePort();
-        Logger connLog = (Logger) LoggerFactory.getLogger("me.loutres.juneau.controller.cache.ApiConnection");
+        Logger connLog = (Logger) LoggerFactory.getLogger("me.loutres.juneau.runtime.watch.ApiConnection");
         Level before = connLog.getLevel();
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
@@ -63,7 +63,7 @@ class ApiServerOutageMockTest {
                     cluster.network("out-net", "bgp", "out-pool");
                     cluster.service("out", "web", "out-net");
                     eventually(() -> assertThat(cluster.slb("out", "web").getStatus().getVip()).isEqualTo("10.92.0.1"));
-                    Eventually.until("the recovery is said once", () -> count(lines, "reachable again") == 1);
+                    Eventually.until("the recovery is said once", () -> count(lines, "the API server answers again") == 1);
 
                     // gone mid-run, as when kube-apiserver restarts: every connection and watch breaks; the
                     // controller keeps retrying and stays alive; the objects stay, as etcd keeps them
@@ -85,7 +85,7 @@ class ApiServerOutageMockTest {
                             .isEqualTo("10.92.0.1");
                     assertThat(ctl.isHealthy()).isTrue();
                     assertThat(ctl.isReady()).isTrue();
-                    Eventually.until("the second recovery is said once", () -> count(lines, "reachable again") == 2);
+                    Eventually.until("the second recovery is said once", () -> count(lines, "the API server answers again") == 2);
                 }
             } finally {
                 ctl.close();

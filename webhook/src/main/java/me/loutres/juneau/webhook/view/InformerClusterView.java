@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.Watched;
+import me.loutres.juneau.runtime.watch.WatchedCache;
 import me.loutres.juneau.view.BgpNames;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.LearntRange;
@@ -67,58 +71,59 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
             // cache keeps names and keys, never values (docs/admission.md, BGPPeer)
             new Access("", "secrets", List.of("get", "list", "watch"), JuneauConstants.SYSTEM_NAMESPACE));
 
+    /** How often the view looks at its watches: a sync or a lost watch is said within a second. */
+    static final long CHECK_MILLIS = 250;
     static final String BY_ADDRESS = "peerAddress";
     static final String BY_BFD_PROFILE = "bfdProfile";
     static final String BY_PEER = "bgpPeer";
 
-    private final SharedIndexInformer<AddressPool> pools;
-    private final SharedIndexInformer<ExternalNetwork> networks;
-    private final SharedIndexInformer<ServiceLoadBalancer> slbs;
-    private final SharedIndexInformer<ARPAdvertisement> arps;
-    private final SharedIndexInformer<Node> nodes;
-    private final SharedIndexInformer<ServiceCIDR> serviceCidrs;
-    private final SharedIndexInformer<BGPPeer> peers;
-    private final SharedIndexInformer<BFDProfile> bfdProfiles;
-    private final SharedIndexInformer<Secret> secrets;
-    // false once the API server answered 404 for ServiceCIDRs (before Kubernetes 1.33): that informer is then
-    // left out of synced, watching and stopped
-    private volatile boolean serviceCidrsServed = true;
+    private final WatchedCache cache = new WatchedCache("cluster view", new ApiConnection(),
+            WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ofMillis(CHECK_MILLIS)));
+    private final Watched<AddressPool> pools;
+    private final Watched<ExternalNetwork> networks;
+    private final Watched<ServiceLoadBalancer> slbs;
+    private final Watched<ARPAdvertisement> arps;
+    private final Watched<Node> nodes;
+    private final Watched<BGPPeer> peers;
+    private final Watched<BFDProfile> bfdProfiles;
+    private final Watched<Secret> secrets;
+    private final List<Watched<?>> all;
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
     private final MissLookup missLookup;
-    private final ConnectionLog log = new ConnectionLog(LOG);
-    private volatile boolean closed;
 
     private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
         // before the informers start: their events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
         this.missLookup = missLookup;
-        pools = client.resources(AddressPool.class).runnableInformer(0);
-        networks = client.resources(ExternalNetwork.class).runnableInformer(0);
-        slbs = client.resources(ServiceLoadBalancer.class).inAnyNamespace().runnableInformer(0);
-        arps = client.resources(ARPAdvertisement.class).runnableInformer(0);
-        nodes = client.nodes().runnableInformer(0);
-        serviceCidrs = client.resources(ServiceCIDR.class).runnableInformer(0);
         // the indexes a review reads (docs/admission.md, "Cost of a review"): keys computed once per object version
-        slbs.addIndexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
-        networks.addIndexers(Map.of(ViewKeys.BY_POOL, ViewKeys::pools, ViewKeys.BY_DEFAULT_MARK, ViewKeys::defaultMark));
-        arps.addIndexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
+        pools = cache.watch("AddressPool", client.resources(AddressPool.class));
+        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).indexers(Map.of(
+                ViewKeys.BY_POOL, ViewKeys::pools, ViewKeys.BY_DEFAULT_MARK, ViewKeys::defaultMark,
+                BY_PEER, BgpNames::peersOf));
+        slbs = cache.watch("ServiceLoadBalancer", client.resources(ServiceLoadBalancer.class).inAnyNamespace())
+                .indexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
+        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class))
+                .indexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
+        nodes = cache.watch("Node", client.nodes());
+        Watched<ServiceCIDR> serviceCidrs = cache.watch("ServiceCIDR", client.resources(ServiceCIDR.class))
+                .optional("cluster view: the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes "
+                        + "before 1.33); --reserved-cidr and the Nodes' podCIDRs keep cluster addresses out of pools");
         // ranges need a sorted structure an informer indexer (exact keys) cannot give: fed by the informers' events
-        pools.addEventHandler(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
-        nodes.addEventHandler(RangeFeed.of(nodeIps, ViewKeys::internalIps));
-        nodes.addEventHandler(RangeFeed.of(learnt, "Node/", ViewKeys::podCidrs));
-        serviceCidrs.addEventHandler(RangeFeed.of(learnt, "ServiceCIDR/", ViewKeys::serviceCidrs));
-        peers = client.resources(BGPPeer.class).runnableInformer(0);
-        peers.addIndexers(Map.of(
+        pools.on(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
+        nodes.on(RangeFeed.of(nodeIps, ViewKeys::internalIps));
+        nodes.on(RangeFeed.of(learnt, "Node/", ViewKeys::podCidrs));
+        serviceCidrs.on(RangeFeed.of(learnt, "ServiceCIDR/", ViewKeys::serviceCidrs));
+        peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).indexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
                         : List.of(p.getSpec().getPeerAddress()),
                 BY_BFD_PROFILE, p -> p.getSpec() == null || p.getSpec().getBfdProfile() == null ? List.of()
                         : List.of(p.getSpec().getBfdProfile())));
-        networks.addIndexers(Map.of(BY_PEER, BgpNames::peersOf));
-        bfdProfiles = client.resources(BFDProfile.class).runnableInformer(0);
-        secrets = client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE).runnableInformer(0);
-        secrets.itemStore(new KeysOnlyStore());
+        bfdProfiles = cache.watch("BFDProfile", client.resources(BFDProfile.class));
+        secrets = cache.watch("Secret", client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE))
+                .store(KeysOnlyStore::new);
+        all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets);
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
@@ -128,37 +133,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     /**
      * As {@link #start(KubernetesClient)}, reading cache misses with the given lookup. An unreachable API server is
-     * an expected outage, at start as later: every informer retries with the client's backoff (fabric8's default
-     * gives up for good when the first list fails), and {@link ConnectionLog} says so in one line per change.
+     * an expected outage, at start as later: the runtime's {@link WatchedCache} retries every informer with the
+     * client's backoff and says so in one line per change.
      */
     public static InformerClusterView start(KubernetesClient client, MissLookup missLookup) {
         InformerClusterView view = new InformerClusterView(client, missLookup);
-        for (SharedIndexInformer<?> informer : view.allInformers()) {
-            String kind = informer.getApiTypeClass().getSimpleName();
-            informer.exceptionHandler((started, failure) -> {
-                if (view.closed) {
-                    return false; // a request cut short by our own close: nothing to say
-                }
-                if (informer == view.serviceCidrs && notServed(failure)) {
-                    view.serviceCidrsServed = false;
-                    LOG.info("cluster view: the API server does not serve networking.k8s.io/v1 ServiceCIDRs "
-                            + "(Kubernetes before 1.33); --reserved-cidr and the Nodes' podCIDRs keep cluster "
-                            + "addresses out of pools");
-                    return false;
-                }
-                view.log.failed(kind, failure);
-                return true;
-            });
-            informer.start();
-            informer.stopped().whenComplete((ignored, failure) -> {
-                if (!view.closed && (informer != view.serviceCidrs || view.serviceCidrsServed)) {
-                    LOG.error("cluster view: the {} informer stopped for good ({}); /healthz fails so that the "
-                            + "webhook is restarted", kind, failure == null ? "no reason given"
-                            : ConnectionLog.reason(failure));
-                }
-            });
-        }
-        view.log.watch(view::synced, view::watching);
+        view.cache.start();
         return view;
     }
 
@@ -167,39 +147,19 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return new InformerClusterView(client, MissLookup.api(client));
     }
 
-    private List<SharedIndexInformer<?>> allInformers() {
-        return List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets);
-    }
-
-    /** The informers the view depends on: all but the ServiceCIDR one where the API server does not serve it. */
-    private List<SharedIndexInformer<?>> informers() {
-        return serviceCidrsServed ? allInformers()
-                : List.of(pools, networks, slbs, arps, nodes, peers, bfdProfiles, secrets);
-    }
-
-    private static boolean notServed(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** True once every informer has completed its first list. */
     public boolean synced() {
-        return informers().stream().allMatch(SharedIndexInformer::hasSynced);
+        return cache.synced();
     }
 
     /** The informer of one kind (tests stop one to see liveness fail). */
     SharedIndexInformer<?> informer(String kind) {
-        return informers().stream().filter(i -> i.getApiTypeClass().getSimpleName().equals(kind)).findFirst()
-                .orElseThrow();
+        return all.stream().filter(w -> w.kind().equals(kind)).findFirst().orElseThrow().informer();
     }
 
     /** True while every informer has a live watch (false during an outage, while the caches go stale). */
     boolean watching() {
-        return informers().stream().allMatch(SharedIndexInformer::isWatching);
+        return cache.watching();
     }
 
     /**
@@ -207,11 +167,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
      * so liveness fails with these names. Empty while informers run or retry.
      */
     public List<String> stopped() {
-        if (closed) {
-            return List.of();
-        }
-        return informers().stream().filter(i -> i.stopped().toCompletableFuture().isDone())
-                .map(i -> i.getApiTypeClass().getSimpleName()).toList();
+        return cache.stopped();
     }
 
     /*
@@ -227,7 +183,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<AddressPool> addressPools() {
-        return pools.getStore().list();
+        return pools.list();
     }
 
     @Override
@@ -237,7 +193,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<ExternalNetwork> externalNetworks() {
-        return networks.getStore().list();
+        return networks.list();
     }
 
     @Override
@@ -247,12 +203,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<ServiceLoadBalancer> serviceLoadBalancers() {
-        return slbs.getStore().list();
+        return slbs.list();
     }
 
     @Override
     public Collection<ARPAdvertisement> arpAdvertisements() {
-        return arps.getStore().list();
+        return arps.list();
     }
 
     @Override
@@ -275,32 +231,32 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<Node> nodes() {
-        return nodes.getStore().list();
+        return nodes.list();
     }
 
     @Override
     public List<ServiceLoadBalancer> serviceLoadBalancersWithVip(long address) {
-        return slbs.getIndexer().byIndex(ViewKeys.BY_VIP, ViewKeys.address(address));
+        return slbs.byIndex(ViewKeys.BY_VIP, ViewKeys.address(address));
     }
 
     @Override
     public List<ServiceLoadBalancer> serviceLoadBalancersOfNetwork(String network) {
-        return network == null ? List.of() : slbs.getIndexer().byIndex(ViewKeys.BY_NETWORK, network);
+        return network == null ? List.of() : slbs.byIndex(ViewKeys.BY_NETWORK, network);
     }
 
     @Override
     public List<ExternalNetwork> defaultNetworks() {
-        return networks.getIndexer().byIndex(ViewKeys.BY_DEFAULT_MARK, DefaultNetwork.TRUE);
+        return networks.byIndex(ViewKeys.BY_DEFAULT_MARK, DefaultNetwork.TRUE);
     }
 
     @Override
     public List<ExternalNetwork> externalNetworksListingPool(String pool) {
-        return pool == null ? List.of() : networks.getIndexer().byIndex(ViewKeys.BY_POOL, pool);
+        return pool == null ? List.of() : networks.byIndex(ViewKeys.BY_POOL, pool);
     }
 
     @Override
     public List<ARPAdvertisement> arpAdvertisementsAt(long address) {
-        return arps.getIndexer().byIndex(ViewKeys.BY_ADDRESS, ViewKeys.address(address));
+        return arps.byIndex(ViewKeys.BY_ADDRESS, ViewKeys.address(address));
     }
 
     @Override
@@ -320,12 +276,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public List<String> names(NamedKind kind) {
-        SharedIndexInformer<?> informer = switch (kind) {
+        Watched<?> watched = switch (kind) {
             case ADDRESS_POOL -> pools;
             case EXTERNAL_NETWORK -> networks;
             case NODE -> nodes;
         };
-        return informer.getStore().listKeys().stream().sorted().toList();
+        return watched.keys().stream().sorted().toList();
     }
 
     @Override
@@ -335,12 +291,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<BGPPeer> bgpPeersWithAddress(String peerAddress) {
-        return peerAddress == null ? List.of() : peers.getIndexer().byIndex(BY_ADDRESS, peerAddress);
+        return peerAddress == null ? List.of() : peers.byIndex(BY_ADDRESS, peerAddress);
     }
 
     @Override
     public Collection<BGPPeer> bgpPeersNamingBfdProfile(String profile) {
-        return profile == null ? List.of() : peers.getIndexer().byIndex(BY_BFD_PROFILE, profile);
+        return profile == null ? List.of() : peers.byIndex(BY_BFD_PROFILE, profile);
     }
 
     @Override
@@ -350,7 +306,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
 
     @Override
     public Collection<ExternalNetwork> externalNetworksNamingPeer(String peer) {
-        return peer == null ? List.of() : networks.getIndexer().byIndex(BY_PEER, peer);
+        return peer == null ? List.of() : networks.byIndex(BY_PEER, peer);
     }
 
     /*
@@ -362,7 +318,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         if (name == null || name.isEmpty()) {
             return Optional.empty();
         }
-        Secret cached = secrets.getStore().getByKey(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
+        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
         if (cached != null) {
             return Optional.of(Set.copyOf(Secrets.keys(cached)));
         }
@@ -387,14 +343,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         }
     }
 
-    private static <T extends HasMetadata> Optional<T> byKey(SharedIndexInformer<T> informer, String key) {
-        return key == null ? Optional.empty() : Optional.ofNullable(informer.getStore().getByKey(key));
+    private static <T extends HasMetadata> Optional<T> byKey(Watched<T> watched, String key) {
+        return Optional.ofNullable(watched.get(key));
     }
 
     @Override
     public void close() {
-        closed = true;
-        log.close();
-        allInformers().forEach(SharedIndexInformer::stop);
+        cache.close();
     }
 }
