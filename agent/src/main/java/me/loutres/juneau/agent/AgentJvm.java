@@ -15,7 +15,7 @@ public final class AgentJvm {
     public static final List<String> FLAGS = List.of(
             // one collector thread, no concurrent phases, no remembered sets: the heap holds a few MiB
             "-XX:+UseSerialGC",
-            // a bounded heap: 1,000 owned VIPs use about 8 MiB of it; the DaemonSet's limit counts on this bound
+            // a bounded heap: an agent owning 1,000 VIPs keeps about 24 MiB live; the DaemonSet's limit counts on it
             "-Xms8m", "-Xmx48m",
             // a small fixed young generation (not a third of the heap); the full collection NodeAgent asks for once
             // start-up is over gives back the old generation start-up's garbage grew, down to -Xms
