@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import me.loutres.juneau.agent.arp.ArpDriver;
 import me.loutres.juneau.agent.arp.Speaker;
@@ -56,6 +57,8 @@ public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
     private static final Duration TICK = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** After the first full turn: start-up is over, the first lists are in. */
+    private static final Duration SETTLED = Duration.ofSeconds(10);
 
     private final AgentOptions options;
     private final Clock clock;
@@ -223,6 +226,10 @@ public final class NodeAgent implements AutoCloseable {
         if (!firstListDone) {
             firstListDone = true;
             LOG.info("first list done: {} ARPAdvertisement(s) labelled for node {}", list.size(), options.node());
+            // start-up (classes, TLS, the first lists) promoted garbage that grew the old generation, and the serial
+            // collector gives heap back only after a full collection: one, once settled, returns it down to -Xms
+            // (AgentJvm; BENCHMARKS.md, "Node agent: what one node pays")
+            timer.schedule(System::gc, SETTLED.toMillis(), TimeUnit.MILLISECONDS);
         }
         NodeView view = sources.view(list);
         NodePlan plan = NodePlanner.plan(view);

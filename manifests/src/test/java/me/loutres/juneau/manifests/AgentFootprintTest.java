@@ -72,6 +72,48 @@ class AgentFootprintTest {
         }
     }
 
+    /** {@code ENVIRONMENT = Map.of("NAME", "value", ...)} in AgentJvm.java, as NAME=value. */
+    static List<String> agentJvmEnvironment() throws IOException {
+        String src = Files.readString(
+                DockerfilesTest.ROOT.resolve("agent/src/main/java/me/loutres/juneau/agent/AgentJvm.java"));
+        String map = src.substring(src.indexOf("ENVIRONMENT = Map.of("), src.indexOf(");", src.indexOf("ENVIRONMENT")));
+        Matcher m = Pattern.compile("\"(\\w+)\", \"([^\"]*)\"").matcher(map);
+        List<String> env = new ArrayList<>();
+        while (m.find()) {
+            env.add(m.group(1) + "=" + m.group(2));
+        }
+        return env;
+    }
+
+    @Test
+    void theImageTheDaemonSetAndTheCommandLineGiveTheAgentTheSameEnvironment() throws IOException {
+        List<String> env = agentJvmEnvironment();
+        assertThat(env).as("AgentJvm.ENVIRONMENT").contains("MALLOC_ARENA_MAX=2");
+
+        List<String> dockerfileEnv = DockerfilesTest.dockerfile("agent").lines().filter(l -> l.startsWith("ENV "))
+                .map(l -> l.substring(4).trim()).toList();
+        assertThat(dockerfileEnv).as("agent/Dockerfile ENV").containsAll(env);
+
+        String script = Files.readString(DockerfilesTest.ROOT.resolve("bin/juneau"));
+        for (String e : env) {
+            String name = e.substring(0, e.indexOf('='));
+            String value = e.substring(e.indexOf('=') + 1);
+            // an operator's own value wins on the command line
+            assertThat(script).as("bin/juneau agent exports %s", name)
+                    .contains("export " + name + "=\"${" + name + ":-" + value + "}\"");
+        }
+
+        for (Install i : Install.both()) {
+            List<String> daemonSetEnv = new ArrayList<>();
+            for (JsonNode e : agentContainer(i).path("env")) {
+                if (e.has("value")) {
+                    daemonSetEnv.add(e.path("name").asText() + "=" + e.path("value").asText());
+                }
+            }
+            assertThat(daemonSetEnv).as("the DaemonSet's env in %s", i).containsAll(env);
+        }
+    }
+
     @Test
     void theDaemonSetRequestsWhatTheAgentMeasuredAndItsLimitHoldsWhatTheFlagsBound() throws IOException {
         List<String> flags = agentJvmFlags();
@@ -82,7 +124,7 @@ class AgentFootprintTest {
             long requestMemory = mebibytes(resources.path("requests").path("memory").asText());
             long limitMemory = mebibytes(resources.path("limits").path("memory").asText());
             String requestCpu = resources.path("requests").path("cpu").asText();
-            // measured (BENCHMARKS.md): about 120 MiB idle, 140 MiB owning 1,000 VIPs; the request is a busy node's
+            // measured (BENCHMARKS.md): about 125 MiB idle, 138 MiB owning 1,000 VIPs; the request is a busy node's
             assertThat(requestMemory).as("requests.memory in %s", i).isBetween(128L, 160L);
             // the JVM's own bounds (heap, metaspace, compiled code) trip before the kernel's OOM killer does
             assertThat(limitMemory).as("limits.memory in %s", i).isGreaterThan(bounded).isGreaterThan(requestMemory)

@@ -211,10 +211,19 @@ public final class ArpTakeoverBenchmark {
                 ? Netns.run(jcmd, Long.toString(pid), "VM.native_memory", "summary") : "";
         Netns.run(jcmd, Long.toString(pid), "GC.run");
         String heap = Netns.run(jcmd, Long.toString(pid), "GC.heap_info");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heap);
-        long usedK = m.find() ? Long.parseLong(m.group(1)) : 0; // the first "used" line is the whole heap's
-        return String.format("at start %s; after 60 s %s; CPU %.2f%% of one core over %.0f s; heap after GC %.1f MiB;"
-                + " load %s%n%s", before, after, 100 * cpuSeconds / wall, wall, usedK / 1024.0, load, nmt);
+        // the serial collector prints each generation ("def new generation", "tenured generation"), G1 the whole heap:
+        // the sum of the generations' lines, not the first (which under the serial collector is the young one alone)
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("(?m)^ (?:\\S.*)?(?:generation|heap) +total (\\d+)K, used (\\d+)K").matcher(heap);
+        long usedK = 0;
+        long committedK = 0;
+        while (m.find()) {
+            committedK += Long.parseLong(m.group(1));
+            usedK += Long.parseLong(m.group(2));
+        }
+        return String.format("at start %s; after 60 s %s; CPU %.2f%% of one core over %.0f s; heap after GC %.1f MiB"
+                + " of %.1f MiB; load %s%n%s", before, after, 100 * cpuSeconds / wall, wall, usedK / 1024.0,
+                committedK / 1024.0, load, nmt);
     }
 
     static String status(long pid, String key) throws Exception {

@@ -59,7 +59,10 @@ public final class AgentProcess implements AutoCloseable {
         }
         cmd.addAll(agentArgs);
         Path log = logDir.resolve("agent-" + node + (gratuitousArp ? "" : "-no-garp") + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        // the DaemonSet's environment (malloc arenas), unless this JVM was given its own (a benchmark's baseline)
+        AgentJvm.ENVIRONMENT.forEach(builder.environment()::putIfAbsent);
+        Process p = builder.start();
         return new AgentProcess(p, log, node);
     }
 
