@@ -1,5 +1,9 @@
 package me.loutres.juneau.cli.arp;
 
+import static me.loutres.juneau.cli.lan.ProcStats.cpuTicks;
+import static me.loutres.juneau.cli.lan.ProcStats.stats;
+import static me.loutres.juneau.cli.lan.ProcStats.status;
+
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -10,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import me.loutres.juneau.api.JuneauConstants;
@@ -224,30 +227,5 @@ public final class ArpTakeoverBenchmark {
         return String.format("at start %s; after 60 s %s; CPU %.2f%% of one core over %.0f s; heap after GC %.1f MiB"
                 + " of %.1f MiB; load %s%n%s", before, after, 100 * cpuSeconds / wall, wall, usedK / 1024.0,
                 committedK / 1024.0, load, nmt);
-    }
-
-    static String status(long pid, String key) throws Exception {
-        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith(key + ":"))
-                .findFirst().orElse(key + " ?").replaceAll("\\s+", " ");
-    }
-
-    static long cpuTicks(long pid) throws Exception {
-        String[] f = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst("^.*\\) ", "").split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
-    }
-
-    static String stats(List<Double> values) {
-        List<Double> v = new ArrayList<>(values.stream().filter(d -> !d.isNaN()).toList());
-        if (v.isEmpty()) {
-            return "no samples";
-        }
-        Collections.sort(v);
-        return String.format("p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, min %.0f, max %.0f (n=%d)", pct(v, 50), pct(v, 90),
-                pct(v, 99), v.get(0), v.get(v.size() - 1), v.size());
-    }
-
-    static double pct(List<Double> sorted, int p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
     }
 }

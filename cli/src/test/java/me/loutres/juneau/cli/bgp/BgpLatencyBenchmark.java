@@ -1,5 +1,10 @@
 package me.loutres.juneau.cli.bgp;
 
+import static me.loutres.juneau.cli.lan.ProcStats.cpuTicks;
+import static me.loutres.juneau.cli.lan.ProcStats.load;
+import static me.loutres.juneau.cli.lan.ProcStats.stats;
+import static me.loutres.juneau.cli.lan.ProcStats.status;
+
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
@@ -8,11 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import me.loutres.juneau.api.JuneauConstants;
@@ -198,34 +200,5 @@ public final class BgpLatencyBenchmark {
     private static io.fabric8.kubernetes.api.model.discovery.v1.Endpoint endpoint(String ip, String node) {
         return new EndpointBuilder().withAddresses(ip).withNodeName(node).withNewConditions().withReady(true)
                 .withServing(true).withTerminating(false).endConditions().build();
-    }
-
-    static String load() throws Exception {
-        return Files.readString(Path.of("/proc/loadavg")).trim();
-    }
-
-    static String status(long pid, String key) throws Exception {
-        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith(key + ":"))
-                .findFirst().orElse(key + " ?").replaceAll("\\s+", " ");
-    }
-
-    static long cpuTicks(long pid) throws Exception {
-        String[] f = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst("^.*\\) ", "").split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
-    }
-
-    static String stats(List<Double> values) {
-        List<Double> v = new ArrayList<>(values.stream().filter(d -> !d.isNaN()).toList());
-        if (v.isEmpty()) {
-            return "no samples";
-        }
-        Collections.sort(v);
-        return String.format("p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, min %.0f, max %.0f (n=%d)", pct(v, 50),
-                pct(v, 90), pct(v, 99), v.get(0), v.get(v.size() - 1), v.size());
-    }
-
-    static double pct(List<Double> sorted, int p) {
-        int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
     }
 }
