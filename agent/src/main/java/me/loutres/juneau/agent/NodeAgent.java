@@ -97,9 +97,12 @@ public final class NodeAgent implements AutoCloseable {
                 clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
-        // no monitor thread: the one reconcile loop looks at the watches each turn (at least once a second)
+        // no monitor thread: the one reconcile loop looks at the watches each turn (at least once a second, more
+        // often while events arrive, so "four looks without a watch" is no duration here). The Lease, renewed every
+        // second, and the lists tell of an outage; a watch fabric8 is reconnecting is not one (it was a false
+        // second line after a restarted API server in ApiServerOutageMockTest)
         this.watches = new WatchedCache("agent watches", api,
-                WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock));
+                WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock).outagesFromOtherPaths());
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api, clock);
         this.advertisements = new AdvertisementWatch(client, watches, options.node(), metrics, reporter, timer, clock,

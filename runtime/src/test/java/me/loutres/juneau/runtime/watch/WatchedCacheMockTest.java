@@ -36,7 +36,16 @@ class WatchedCacheMockTest {
     @AfterEach
     void stop() {
         client.close();
-        server.destroy();
+        try {
+            server.destroy();
+        } catch (IllegalStateException e) {
+            // fabric8's mock server waits a fixed 10 s for its own Vert.x server to close and, after the informer
+            // this test replaced by relist(), sometimes gives up (seen once in a full build); the test's assertions
+            // are all made by then, and the mock's port dies with the fork
+            if (!(e.getCause() instanceof java.util.concurrent.TimeoutException)) {
+                throw e;
+            }
+        }
     }
 
     private void configMap(String name, String team) {
