@@ -52,7 +52,9 @@ import me.loutres.juneau.ip.PoolEntry;
  * cluster's ranges"). They are ranges, not address sets: a /12 costs one interval. An address both excluded and
  * reserved counts once, as reserved.
  *
- * <p>Thread-safe: every public method is synchronized.
+ * <p>Thread-safe: every public method is synchronized. {@link #version} counts the changes, so a decision taken
+ * from {@link #wouldAllocate} or {@link #wouldClaim} (the controller's pure planner reads those) can be checked
+ * before it is carried out: same version, same answer.
  */
 public final class Allocator {
 
@@ -69,6 +71,8 @@ public final class Allocator {
     /** Reserved ranges, first -> last, disjoint and merged. */
     private TreeMap<Long, Long> reserved = new TreeMap<>();
     private List<AllocationConflict> lastConflicts = List.of();
+    /** Bumped by every change of what the allocator would answer (held addresses, pools, excluded, reserved). */
+    private long version;
 
     public Allocator() {
     }
@@ -81,6 +85,7 @@ public final class Allocator {
         String mode = advertiseMode == null ? "" : advertiseMode.toLowerCase(Locale.ROOT);
         List<PoolEntry> list = entries == null ? List.of() : List.copyOf(entries);
         PoolState existing = pools.get(name);
+        version++;
         if (existing != null && existing.mode.equals(mode) && isPrefix(existing.entries, list)) {
             for (int i = existing.entries.size(); i < list.size(); i++) {
                 addEntry(existing, list.get(i));
@@ -96,6 +101,7 @@ public final class Allocator {
 
     /** Forgets the pool; its held addresses stay held (never handed out twice) until released. */
     public synchronized void removePool(String name) {
+        version++;
         pools.remove(name);
     }
 
@@ -109,6 +115,7 @@ public final class Allocator {
                 }
             }
         }
+        version++;
         // a reserved address is out of the free set whether or not it is excluded: its counts do not move
         for (Long a : excluded) {
             if (!next.contains(a) && !holderByAddress.containsKey(a) && !isReserved(a)) {
@@ -145,6 +152,7 @@ public final class Allocator {
             return;
         }
         TreeMap<Long, Long> before = reserved;
+        version++;
         reserved = next;
         for (PoolState p : pools.values()) {
             if (!within(before, p).equals(within(next, p))) {
@@ -266,19 +274,27 @@ public final class Allocator {
      * @param requested the requested address, if the Service asks for one
      */
     public synchronized AllocationResult allocate(String owner, List<String> poolOrder, OptionalLong requested) {
+        AllocationResult r = wouldAllocate(owner, poolOrder, requested);
+        if (r instanceof AllocationResult.Allocated a && !byOwner.containsKey(owner)) {
+            hold(new AllocationRecord(owner, a.pool(), a.address()));
+        }
+        return r;
+    }
+
+    /** What {@link #allocate} would answer now, changing nothing. */
+    public synchronized AllocationResult wouldAllocate(String owner, List<String> poolOrder, OptionalLong requested) {
         AllocationRecord held = byOwner.get(owner);
         if (held != null) {
             return new AllocationResult.Allocated(held.pool(), held.address());
         }
         List<PoolState> order = knownPools(poolOrder);
         if (requested != null && requested.isPresent()) {
-            return allocateRequested(owner, order, requested.getAsLong());
+            return requested(order, requested.getAsLong());
         }
         for (PoolState p : order) {
             for (EntryState e : p.entries()) {
                 long a = e.free.lowest();
                 if (a >= 0) {
-                    hold(new AllocationRecord(owner, p.name, a));
                     return new AllocationResult.Allocated(p.name, a);
                 }
             }
@@ -286,7 +302,7 @@ public final class Allocator {
         return new AllocationResult.Exhausted(order.stream().map(this::usageOf).toList());
     }
 
-    private AllocationResult allocateRequested(String owner, List<PoolState> order, long address) {
+    private AllocationResult requested(List<PoolState> order, long address) {
         PoolState home = null;
         if (address >= 0 && address <= Ipv4.MAX) {
             for (PoolState p : order) {
@@ -309,7 +325,6 @@ public final class Allocator {
         if (home.arp() && excluded.contains(address)) {
             return new AllocationResult.RequestedInUse(address, NODE_ADDRESS_HOLDER);
         }
-        hold(new AllocationRecord(owner, home.name, address));
         return new AllocationResult.Allocated(home.name, address);
     }
 
@@ -319,6 +334,7 @@ public final class Allocator {
         if (r == null) {
             return Optional.empty();
         }
+        version++;
         holderByAddress.remove(r.address());
         for (PoolState p : pools.values()) {
             Piece piece = p.pieceOf(r.address());
@@ -374,6 +390,22 @@ public final class Allocator {
      * older keeps the address. An owner that records a new address gives up the one it held.
      */
     public synchronized ClaimOutcome claim(AllocationRecord r, java.util.function.BiPredicate<String, String> claimantOlder) {
+        ClaimOutcome outcome = wouldClaim(r, claimantOlder);
+        if (outcome instanceof ClaimOutcome.Held || outcome instanceof ClaimOutcome.Lost) {
+            return outcome;
+        }
+        String holder = holderByAddress.get(r.address());
+        if (holder != null) {
+            release(holder);
+        }
+        release(r.owner());
+        hold(r);
+        return outcome;
+    }
+
+    /** What {@link #claim} would answer now, changing nothing. */
+    public synchronized ClaimOutcome wouldClaim(AllocationRecord r,
+            java.util.function.BiPredicate<String, String> claimantOlder) {
         AllocationRecord mine = byOwner.get(r.owner());
         if (mine != null && mine.address() == r.address()) {
             return new ClaimOutcome.Held();
@@ -382,10 +414,14 @@ public final class Allocator {
         if (holder != null && !claimantOlder.test(r.owner(), holder)) {
             return new ClaimOutcome.Lost(byOwner.get(holder));
         }
-        Optional<AllocationRecord> loser = holder == null ? Optional.empty() : release(holder);
-        Optional<AllocationRecord> replaced = mine == null ? Optional.empty() : release(r.owner());
-        hold(r);
-        return loser.isPresent() ? new ClaimOutcome.Won(loser.get(), replaced) : new ClaimOutcome.Learnt(replaced);
+        Optional<AllocationRecord> replaced = Optional.ofNullable(mine);
+        return holder == null ? new ClaimOutcome.Learnt(replaced)
+                : new ClaimOutcome.Won(byOwner.get(holder), replaced);
+    }
+
+    /** The count of changes so far: equal versions answer {@link #wouldAllocate} and {@link #wouldClaim} alike. */
+    public synchronized long version() {
+        return version;
     }
 
     /** The records the last {@link #restore} call refused, with the record that kept each address or owner. */
@@ -473,6 +509,7 @@ public final class Allocator {
     }
 
     private void hold(AllocationRecord r) {
+        version++;
         byOwner.put(r.owner(), r);
         holderByAddress.put(r.address(), r.owner());
         for (PoolState p : pools.values()) {

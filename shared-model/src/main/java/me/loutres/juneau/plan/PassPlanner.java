@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import me.loutres.juneau.allocation.AllocationRecord;
+import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
@@ -20,8 +22,9 @@ import me.loutres.juneau.status.AllocationState;
 
 /**
  * {@link ServicePlanner#pass}: one snapshot in, the whole desired state of the key out (docs/design.md). It runs
- * the planner's steps in order — lifecycle, shell, allocation need, status plan — and turns their answers into
- * writes, allocator work, events, warnings, metrics and the waiting list, so the controller decides nothing.
+ * the planner's steps in order — lifecycle, shell, allocation need, the allocator's answer (read from the
+ * snapshot's view, never changed here), status plan — and turns their answers into writes, allocator work, events,
+ * warnings, metrics and the waiting list, so the controller decides nothing and asks once per pass.
  */
 final class PassPlanner {
     /** The standing warnings a full plan judges again: one not raised this time no longer stands. */
@@ -52,8 +55,8 @@ final class PassPlanner {
 
     private static DesiredService teardown(Lifecycle lc, SlbWrite slb, AllocatorOp op, PendingChange pending,
             Map<String, String> standing) {
-        return new DesiredService(lc, slb, op, true, null, new DesiredArp.Untouched(), null, null, null, List.of(),
-                List.of(), false, List.of(), standing, List.of(), pending, false);
+        return new DesiredService(lc, slb, op, null, false, new DesiredArp.Untouched(), null, null, null, List.of(),
+                List.of(), false, List.of(), standing, List.of(), pending, false, null);
     }
 
     /** docs/phases-and-conditions.md: advertisement deleted, address released, ingress cleared, finalizer removed. */
@@ -68,9 +71,9 @@ final class PassPlanner {
         done.setMetadata(new ObjectMetaBuilder(slb.getMetadata()).withFinalizers(finalizers).build());
         done.setSpec(slb.getSpec());
         done.setStatus(slb.getStatus());
-        return new DesiredService(Lifecycle.FINALIZE, new SlbWrite.Update(done), new AllocatorOp.Release(), true, null,
-                arp, null, null, ingress, List.of(), List.of(), false, List.of(), Map.of(), List.of(),
-                new PendingChange.Stop(), false);
+        return new DesiredService(Lifecycle.FINALIZE, new SlbWrite.Update(done), new AllocatorOp.Release(), null,
+                false, arp, null, null, ingress, List.of(), List.of(), false, List.of(), Map.of(), List.of(),
+                new PendingChange.Stop(), false, null);
     }
 
     private static DesiredService reconcile(ServiceSnapshot s) {
@@ -89,40 +92,46 @@ final class PassPlanner {
             return malformed(s, write, m);
         }
         AllocatorOp op = new AllocatorOp.None();
-        AllocationState assumed = s.answer();
+        AllocationState allocation = null;
         PendingChange pending = new PendingChange.Stop();
-        if (assumed != null) {
-            if (need instanceof AllocationNeed.Allocate a && assumed instanceof AllocationState.Pending) {
+        if (need instanceof AllocationNeed.Keep k) {
+            // the status is the record of truth; a second claim on its address is settled by age (the older keeps it)
+            AllocationRecord record = new AllocationRecord(s.owner(), k.pool(), k.address());
+            ClaimOutcome outcome = s.allocator().wouldClaim(record);
+            op = new AllocatorOp.Claim(record, k.vip(), outcome);
+            allocation = outcome instanceof ClaimOutcome.Lost lost
+                    ? AllocationState.conflict(k.vip(), lost.holder() == null ? "another Service" : lost.holder().owner())
+                    : k.state();
+        } else if (need instanceof AllocationNeed.Decided d) {
+            allocation = d.state();
+        } else if (need instanceof AllocationNeed.Allocate a) {
+            AllocationResult answer = s.allocator().wouldAllocate(s.owner(), a.pools(), a.requested());
+            op = new AllocatorOp.Allocate(a.network(), a.pools(), a.requested(), answer);
+            allocation = AllocationState.of(answer, a.network());
+            if (allocation instanceof AllocationState.Pending) {
                 pending = new PendingChange.Wait(createdAt(svc), a.network(), a.requested());
             }
-        } else if (need instanceof AllocationNeed.Keep k) {
-            // the status is the record of truth; the plan assumes the claim stands (a refused one is an answer)
-            op = new AllocatorOp.Claim(new AllocationRecord(s.owner(), k.pool(), k.address()), k.vip());
-            assumed = k.state();
-        } else if (need instanceof AllocationNeed.Decided d) {
-            assumed = d.state();
-        } else if (need instanceof AllocationNeed.Allocate a) {
-            op = new AllocatorOp.Allocate(a.network(), a.pools(), a.requested());
         }
-        if (assumed == null || !(write instanceof SlbWrite.None)) {
-            // the status needs what these first writes return: the allocator's address, the generation a spec
-            // change gives; the controller carries them out and asks again (ServiceSnapshot#answered)
-            return new DesiredService(Lifecycle.RECONCILE, write, op, false, assumed, new DesiredArp.Untouched(), null,
-                    null, null, List.of(), List.of(), false, List.of(), s.standing(), List.of(),
-                    new PendingChange.Unchanged(), false);
-        }
-        return steady(s, slb, op, assumed, pending);
+        // the status of a shell written now observes the generation that write returns: a placeholder the applier
+        // fills (DesiredService#statusOn)
+        StatusParts parts = ServicePlanner.parts(new PlanInput(svc, slb, s.resolution(), allocation,
+                s.statusPoolMode(), s.slices(), s.arp(), s.liveness(), s.nodes(), null, s.now(), s.announce()));
+        return settle(s, parts, write, op, allocation, pending, null);
     }
 
-    private static DesiredService steady(ServiceSnapshot s, ServiceLoadBalancer slb, AllocatorOp op,
-            AllocationState allocation, PendingChange pending) {
-        String network = slb.getSpec() == null ? null : slb.getSpec().getExternalNetwork();
-        ServicePlan p = ServicePlanner.plan(new PlanInput(s.service(), slb, s.resolution(), allocation,
-                s.statusPoolMode(), s.slices(), s.arp(), s.liveness(), s.nodes(), s.denial(), s.now(), s.announce()));
+    /**
+     * The status and all that follows from it, with {@code denial} (the advertisement refused) as its problem, or
+     * none: the first plan of a pass, and {@link IfRefused} after a refusal, over the same decisions.
+     */
+    static DesiredService settle(ServiceSnapshot s, StatusParts parts, SlbWrite write, AllocatorOp op,
+            AllocationState allocation, PendingChange pending, WriteDenial denial) {
+        ServiceLoadBalancer slb = parts.slb();
+        String network = parts.network();
+        ServicePlan p = ServicePlanner.plan(parts, denial);
 
         List<PlannedEvent> raised = new ArrayList<>(p.warnings());
-        if (s.denial() != null) {
-            raised.add(s.denial().warning());
+        if (denial != null) {
+            raised.add(denial.warning());
         }
         Map<String, String> standing = new HashMap<>(s.standing());
         standing.remove(JuneauConstants.EVENT_MALFORMED_STATUS);
@@ -151,9 +160,11 @@ final class PassPlanner {
             lookedAt = again.isPresent();
             reannounce = again.orElse(List.of());
         }
-        return new DesiredService(Lifecycle.RECONCILE, new SlbWrite.None(), op, true, allocation, arp(s, network, p),
-                arpProblems(s), p.statusChanged() ? p.status() : null, p.ingressChanged() ? p.ingress() : null,
-                events, reannounce, lookedAt, w.record(), w.standing(), tallies, pending, p.arpNodeChanged());
+        boolean fromWrite = !(write instanceof SlbWrite.None);
+        return new DesiredService(Lifecycle.RECONCILE, write, op, allocation, fromWrite, arp(s, network, p),
+                arpProblems(s), p.statusChanged() || fromWrite ? p.status() : null,
+                p.ingressChanged() ? p.ingress() : null, events, reannounce, lookedAt, w.record(), w.standing(),
+                tallies, pending, p.arpNodeChanged(), new IfRefused(s, parts, write, op, allocation, pending));
     }
 
     /**
@@ -166,9 +177,9 @@ final class PassPlanner {
         List<Tally> tallies = w.said(JuneauConstants.EVENT_MALFORMED_STATUS)
                 ? List.of(Tally.of(Tally.Kind.MALFORMED_STATUS)) : List.of();
         return new DesiredService(Lifecycle.RECONCILE, write,
-                new AllocatorOp.ReserveRecorded(ServicePlanner.ingressIps(s.service())), true, null,
+                new AllocatorOp.ReserveRecorded(ServicePlanner.ingressIps(s.service())), null, false,
                 new DesiredArp.Untouched(), null, null, null, List.of(), List.of(), false, w.record(), w.standing(),
-                tallies, new PendingChange.Stop(), false);
+                tallies, new PendingChange.Stop(), false, null);
     }
 
     /** The planner's ARP action as the advertisement that should exist; the writer derives the write from it. */

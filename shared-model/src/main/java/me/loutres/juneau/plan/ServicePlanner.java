@@ -56,10 +56,10 @@ public final class ServicePlanner {
     }
 
     /**
-     * The whole desired state of the key read in {@code snapshot} (docs/design.md). When the status depends on what
-     * the first writes return (a new address, the generation after a spec change) the plan says so
-     * ({@link DesiredService#complete} false): the caller carries out those writes and asks once more with
-     * {@link ServiceSnapshot#answered}.
+     * The whole desired state of the key read in {@code snapshot} (docs/design.md), in one call: the allocator's
+     * answer is read from the snapshot's view and named in the plan; the generation a shell write returns and a
+     * refusal of the advertisement are placeholders the caller fills ({@link DesiredService#statusOn},
+     * {@link DesiredService#refused}).
      */
     public static DesiredService pass(ServiceSnapshot snapshot) {
         return PassPlanner.plan(snapshot);
@@ -235,6 +235,14 @@ public final class ServicePlanner {
     // ---- 4. the plan ----
 
     public static ServicePlan plan(PlanInput in) {
+        return plan(parts(in), in.denial());
+    }
+
+    /**
+     * Step 4 up to the status: the ARP action, the warnings and every input of the status but a refusal of this
+     * pass's writes, which only the API server's answer tells ({@link #plan(StatusParts, WriteDenial)}).
+     */
+    static StatusParts parts(PlanInput in) {
         ServiceLoadBalancer slb = in.slb();
         // the SLB has its Service's name; either may lack metadata in a damaged read (kube stores none without)
         String ns = firstNonNull(namespaceOf(slb), namespaceOf(in.service()));
@@ -258,10 +266,6 @@ public final class ServicePlanner {
             warnings.add(PlannedEvent.warning(WARNING_ARP_CONFLICT, c.message()));
             problem = new StatusInput.Problem(JuneauConstants.REASON_ARP_ADVERTISEMENT_CONFLICT, c.message());
         }
-        if (in.denial() != null) {
-            problem = new StatusInput.Problem(JuneauConstants.REASON_WRITE_DENIED,
-                    Messages.writeDenied(in.denial().what(), in.denial().message()));
-        }
         long generation = slb.getMetadata() == null || slb.getMetadata().getGeneration() == null ? 0
                 : slb.getMetadata().getGeneration();
         List<String> leftOut = backends.leftOut().stream().map(n -> n + ": " + eligibility.whyNot(n)).toList();
@@ -273,8 +277,25 @@ public final class ServicePlanner {
                 : Announcements.of(type, vip, backends.advertisingNodes(), arp.node(),
                         JuneauConstants.arpAdvertisementName(ns, name), in.existingArp(),
                         in.announce());
-        ServiceLoadBalancerStatus next = StatusCalculator.next(previous, new StatusInput(generation, allocation,
-                backends, type, arp.node(), dead, problem, leftOut, noAgents, announcement), rfc3339(in.now()));
+        return new StatusParts(slb, network, new StatusInput(generation, allocation, backends, type, arp.node(), dead,
+                problem, leftOut, noAgents, announcement), arp, warnings, currentIngress(in.service()), rfc3339(in.now()));
+    }
+
+    /**
+     * The status and what follows from it (ingress, events), with {@code denial} (a write of this pass the API
+     * server refused, or null) as the status's problem: nothing but the status is decided again.
+     */
+    static ServicePlan plan(StatusParts parts, WriteDenial denial) {
+        ServiceLoadBalancer slb = parts.slb();
+        ServiceLoadBalancerStatus previous = slb.getStatus();
+        StatusInput in = parts.input();
+        if (denial != null) {
+            in = new StatusInput(in.generation(), in.allocation(), in.backends(), in.networkType(),
+                    in.arpAnnouncingNode(), in.deadNodes(), new StatusInput.Problem(JuneauConstants.REASON_WRITE_DENIED,
+                            Messages.writeDenied(denial.what(), denial.message())), in.leftOut(), in.noAgentNodes(),
+                    in.announcement());
+        }
+        ServiceLoadBalancerStatus next = StatusCalculator.next(previous, in, parts.now());
 
         ServiceLoadBalancer desired = new ServiceLoadBalancer();
         desired.setMetadata(slb.getMetadata());
@@ -283,10 +304,10 @@ public final class ServicePlanner {
 
         List<LoadBalancerIngress> ingress = next.getVip() == null ? List.of()
                 : List.of(new LoadBalancerIngressBuilder().withIp(next.getVip()).withIpMode(IP_MODE_VIP).build());
-        boolean ingressChanged = !sameIngress(currentIngress(in.service()), ingress);
+        boolean ingressChanged = !sameIngress(parts.currentIngress(), ingress);
         String prevNode = previous == null ? null : previous.getArpAnnouncingNode();
-        return new ServicePlan(desired, !next.equals(previous), arp, ingress, ingressChanged,
-                transitions(network, previous, next), warnings, type,
+        return new ServicePlan(desired, !next.equals(previous), parts.arp(), ingress, ingressChanged,
+                transitions(parts.network(), previous, next), parts.warnings(), in.networkType(),
                 !Objects.equals(prevNode, next.getArpAnnouncingNode()));
     }
 

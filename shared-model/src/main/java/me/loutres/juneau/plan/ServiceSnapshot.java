@@ -7,19 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import me.loutres.juneau.allocation.AllocatorView;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.policy.NetworkChoice;
-import me.loutres.juneau.status.AllocationState;
 
 /**
  * Everything one pass over a Service key reads, taken once at the start of the pass (docs/design.md, "The path of
  * one Service"): plain data, so the plan of a pass cannot read two versions of anything (the agent Leases and the
  * Node labels are copied for the Service's nodes, never looked up in a live store). References are resolved here
- * through the shared readers (which ExternalNetwork, its AddressPools); every decision on what to write is
- * {@link ServicePlanner#pass}'s.
+ * through the shared readers (which ExternalNetwork, its AddressPools); every decision on what to write, and what
+ * the allocator must do, is {@link ServicePlanner#pass}'s, taken once per pass.
  *
  * @param namespace       the key's namespace
  * @param name            the key's name
@@ -43,21 +43,21 @@ import me.loutres.juneau.status.AllocationState;
  * @param firstLook       the first pass over this key in the current leadership term
  * @param reannounceSince an allocation whose {@code Allocated} condition turned True after this instant may have
  *                        been left unannounced by the previous leader
- * @param answer          the allocator's answer, once the plan asked for it (second call of a pass); else null
- * @param denial          a write of this pass the API server refused, or null
+ * @param allocator       the allocator as the pass found it (its pools synced with the cache first): read-only,
+ *                        the plan asks it what it would answer and names that answer in its {@link AllocatorOp}
  */
 public record ServiceSnapshot(String namespace, String name, ManagedServices managed, Service service,
         ServiceLoadBalancer slb, String slbUnreadable, NetworkChoice choice, NetworkResolution resolution,
         String statusPoolMode, Map<Long, String> nodeAddresses, List<EndpointSlice> slices, ARPAdvertisement arp,
         String arpUnreadable, NodeLiveness liveness, Set<String> nodes, AnnounceFacts announce, Instant now,
-        Map<String, String> standing, boolean firstLook, Instant reannounceSince, AllocationState answer,
-        WriteDenial denial) {
+        Map<String, String> standing, boolean firstLook, Instant reannounceSince, AllocatorView allocator) {
 
     public ServiceSnapshot {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(managed, "managed");
         Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(allocator, "allocator");
         nodeAddresses = nodeAddresses == null ? Map.of() : Map.copyOf(nodeAddresses);
         slices = slices == null ? List.of() : slices.stream().filter(Objects::nonNull).toList();
         liveness = liveness == null ? NodeLiveness.unknown() : liveness;
@@ -70,23 +70,5 @@ public record ServiceSnapshot(String namespace, String name, ManagedServices man
     /** {@code namespace/name}, as the allocator names owners. */
     public String owner() {
         return namespace + "/" + name;
-    }
-
-    /**
-     * The same read after the first plan was carried out in part: {@code written} is the ServiceLoadBalancer as the
-     * API server returned it (its generation is the one the status observes), {@code allocated} the allocator's
-     * answer. Only what this pass wrote itself changes; nothing is read again.
-     */
-    public ServiceSnapshot answered(ServiceLoadBalancer written, AllocationState allocated) {
-        return new ServiceSnapshot(namespace, name, managed, service, written, slbUnreadable, choice, resolution,
-                statusPoolMode, nodeAddresses, slices, arp, arpUnreadable, liveness, nodes, announce, now, standing,
-                firstLook, reannounceSince, allocated, denial);
-    }
-
-    /** The same read, with a write of this pass that the API server refused. */
-    public ServiceSnapshot denied(WriteDenial d) {
-        return new ServiceSnapshot(namespace, name, managed, service, slb, slbUnreadable, choice, resolution,
-                statusPoolMode, nodeAddresses, slices, arp, arpUnreadable, liveness, nodes, announce, now, standing,
-                firstLook, reannounceSince, answer, d);
     }
 }

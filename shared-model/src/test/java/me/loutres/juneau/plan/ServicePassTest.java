@@ -2,7 +2,6 @@ package me.loutres.juneau.plan;
 
 import static me.loutres.juneau.plan.ServicePlannerTest.ALLOCATED;
 import static me.loutres.juneau.plan.ServicePlannerTest.ARP_NET;
-import static me.loutres.juneau.plan.ServicePlannerTest.EXHAUSTED;
 import static me.loutres.juneau.plan.ServicePlannerTest.NODES;
 import static me.loutres.juneau.plan.ServicePlannerTest.NOW;
 import static me.loutres.juneau.plan.ServicePlannerTest.VIP;
@@ -20,6 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.AllocationRecord;
+import me.loutres.juneau.allocation.AllocationResult;
+import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.AllocatorFeed;
+import me.loutres.juneau.allocation.AllocatorView;
+import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
@@ -28,14 +32,15 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.policy.NetworkChoice;
-import me.loutres.juneau.status.AllocationState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link ServicePlanner#pass}: one snapshot in, the whole desired state out — writes, allocator work, events,
- * warnings said once, metrics, the waiting list (docs/design.md).
+ * {@link ServicePlanner#pass}: one snapshot in, the whole desired state out — writes, allocator work decided from the
+ * snapshot's read-only view of the allocator, events, warnings said once, metrics, the waiting list (docs/design.md).
+ * What only the API server answers (the written shell's generation, a refused advertisement) fills the returned
+ * plan's placeholders, never a second plan.
  */
 class ServicePassTest {
 
@@ -51,75 +56,146 @@ class ServicePassTest {
         Map<String, String> standing = Map.of();
         boolean firstLook;
         java.time.Instant since = NOW.minusSeconds(40);
+        /** pool-a (10.0.0.1-10.0.0.9) and nothing held; a second claim is won by the claimant unless told. */
+        Allocator allocator = allocatorWithPoolA();
+        boolean claimantOlder = true;
+        AllocatorView view;
 
         ServiceSnapshot build() {
+            view = view == null ? AllocatorView.of(allocator, (claimant, holder) -> claimantOlder) : view;
             return new ServiceSnapshot("ns", "web", ManagedServices.CLASSED, svc, slb, slbUnreadable,
                     new NetworkChoice.Named("net", false), net, "arp", Map.of(), slices, arp, null, liveness, NODES,
-                    AnnounceFacts.lenient(), NOW, standing, firstLook, since, null, null);
+                    AnnounceFacts.lenient(), NOW, standing, firstLook, since, view);
         }
     }
 
-    /** The first pass of a new Service, carried out as the API server and the allocator answer it. */
-    static ServiceSnapshot created(Snap s, AllocationState answer) {
-        DesiredService first = ServicePlanner.pass(s.build());
-        ServiceLoadBalancer written = ((SlbWrite.Create) first.slb()).slb();
-        written.getMetadata().setGeneration(1L);
-        written.getMetadata().setUid("slb-uid");
-        return s.build().answered(written, answer);
+    static Allocator allocatorWithPoolA() {
+        Allocator a = new Allocator();
+        AllocatorFeed.pool(((NetworkResolution.Usable) ARP_NET).pools().get(0)).into(a);
+        return a;
+    }
+
+    /** A view that fails the test when asked: the plan must not consult the allocator. */
+    static final AllocatorView NOT_TO_BE_ASKED = new AllocatorView() {
+        @Override
+        public AllocationResult wouldAllocate(String owner, List<String> poolOrder, OptionalLong requested) {
+            throw new AssertionError("the allocator was asked to allocate");
+        }
+
+        @Override
+        public ClaimOutcome wouldClaim(AllocationRecord record) {
+            throw new AssertionError("the allocator was asked to claim");
+        }
+
+        @Override
+        public long version() {
+            return 0;
+        }
+    };
+
+    /** The shell of a pass as the API server returns it: generation 1, a uid. */
+    static ServiceLoadBalancer written(DesiredService d) {
+        ServiceLoadBalancer w = ((SlbWrite.Create) d.slb()).slb();
+        ServiceLoadBalancer copy = new ServiceLoadBalancer();
+        copy.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(w.getMetadata()).withGeneration(1L)
+                .withUid("slb-uid").build());
+        copy.setSpec(w.getSpec());
+        return copy;
     }
 
     /** A Service whose first pass was carried out: its status, advertisement and ingress as that pass wrote them. */
     static Snap steady() {
         Snap s = new Snap();
-        ServiceSnapshot done = created(s, ALLOCATED);
-        DesiredService plan = ServicePlanner.pass(done);
-        ServiceLoadBalancer slb = done.slb();
-        slb.setStatus(plan.status());
+        DesiredService first = ServicePlanner.pass(s.build());
+        AllocatorOp.Allocate a = (AllocatorOp.Allocate) first.allocator();
+        s.allocator.allocate("ns/web", a.pools(), a.requested());
+        ServiceLoadBalancer slb = written(first);
+        slb.setStatus(first.statusOn(slb));
         s.slb = slb;
-        s.arp = ((DesiredArp.Present) plan.arp()).advertisement();
+        s.arp = ((DesiredArp.Present) first.arp()).advertisement();
         s.svc = service(VIP);
+        s.view = null;
         return s;
     }
 
     @Test
-    void aNewServiceIsPlannedShellAndAddressFirstThenTheRestWithTheAnswers() {
+    void aNewServiceIsPlannedWholeInOneCallTheAddressDecidedFromTheView() {
         Snap s = new Snap();
-        DesiredService first = ServicePlanner.pass(s.build());
+        long before = s.allocator.version();
+        DesiredService d = ServicePlanner.pass(s.build());
 
-        assertThat(first.lifecycle()).isEqualTo(Lifecycle.RECONCILE);
-        assertThat(first.complete()).as("the status needs the generation and the address").isFalse();
-        assertThat(first.slb()).isInstanceOf(SlbWrite.Create.class);
-        assertThat(((SlbWrite.Create) first.slb()).slb().getMetadata().getFinalizers())
+        assertThat(d.lifecycle()).isEqualTo(Lifecycle.RECONCILE);
+        assertThat(d.slb()).isInstanceOf(SlbWrite.Create.class);
+        assertThat(((SlbWrite.Create) d.slb()).slb().getMetadata().getFinalizers())
                 .containsExactly(JuneauConstants.FINALIZER);
-        assertThat(first.allocator()).isEqualTo(new AllocatorOp.Allocate("net", List.of("pool-a"), OptionalLong.empty()));
-        assertThat(first.status()).isNull();
-        assertThat(first.arp()).isInstanceOf(DesiredArp.Untouched.class);
-
-        DesiredService last = ServicePlanner.pass(created(s, ALLOCATED));
-
-        assertThat(last.complete()).isTrue();
-        assertThat(last.slb()).isInstanceOf(SlbWrite.None.class);
-        assertThat(last.allocator()).as("answered already").isInstanceOf(AllocatorOp.None.class);
-        assertThat(last.status().getVip()).isEqualTo(VIP);
-        assertThat(last.status().getObservedGeneration()).isEqualTo(1L);
-        assertThat(last.status().getArpAnnouncingNode()).isEqualTo("node-a");
-        assertThat(last.ingress()).extracting(LoadBalancerIngress::getIp).containsExactly(VIP);
-        assertThat(last.arp()).isInstanceOf(DesiredArp.Present.class);
-        assertThat(((DesiredArp.Present) last.arp()).node()).isEqualTo("node-a");
-        assertThat(last.events()).extracting(PlannedEvent::reason).containsExactly(JuneauConstants.EVENT_IP_ALLOCATED);
+        assertThat(d.allocator()).as("the lowest free address of pool-a, named in the plan")
+                .isEqualTo(new AllocatorOp.Allocate("net", List.of("pool-a"), OptionalLong.empty(),
+                        new AllocationResult.Allocated("pool-a", Ipv4.parse(VIP))));
+        assertThat(s.allocator.records()).as("the plan changes nothing in the allocator").isEmpty();
+        assertThat(s.allocator.version()).isEqualTo(before);
+        assertThat(d.allocation()).isEqualTo(ALLOCATED);
+        assertThat(d.generationFromWrite()).as("the generation is the shell write's answer").isTrue();
+        ServiceLoadBalancerStatus status = d.statusOn(written(d));
+        assertThat(status.getVip()).isEqualTo(VIP);
+        assertThat(status.getObservedGeneration()).isEqualTo(1L);
+        assertThat(status.getConditions()).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
+        assertThat(status.getArpAnnouncingNode()).isEqualTo("node-a");
+        assertThat(d.ingress()).extracting(LoadBalancerIngress::getIp).containsExactly(VIP);
+        assertThat(d.arp()).isInstanceOf(DesiredArp.Present.class);
+        assertThat(((DesiredArp.Present) d.arp()).node()).isEqualTo("node-a");
+        assertThat(d.events()).extracting(PlannedEvent::reason).containsExactly(JuneauConstants.EVENT_IP_ALLOCATED);
         // the first node elected counts as a change of node (juneau_arp_node_changes), as it always did
-        assertThat(last.tallies()).containsExactly(Tally.of(Tally.Kind.ALLOCATED), Tally.of(Tally.Kind.ARP_NODE_CHANGED));
-        assertThat(last.lookedAt()).as("this term said it").isTrue();
-        assertThat(last.pending()).isInstanceOf(PendingChange.Stop.class);
-        assertThat(last.warnings()).isEmpty();
+        assertThat(d.tallies()).containsExactly(Tally.of(Tally.Kind.ALLOCATED), Tally.of(Tally.Kind.ARP_NODE_CHANGED));
+        assertThat(d.lookedAt()).as("this term said it").isTrue();
+        assertThat(d.pending()).isInstanceOf(PendingChange.Stop.class);
+        assertThat(d.warnings()).isEmpty();
+    }
+
+    @Test
+    void theAddressTheViewOffersIsTheLowestStillFree() {
+        Snap s = new Snap();
+        s.allocator.allocate("ns/other", List.of("pool-a"), OptionalLong.empty());
+
+        DesiredService d = ServicePlanner.pass(s.build());
+
+        assertThat(((AllocatorOp.Allocate) d.allocator()).result())
+                .isEqualTo(new AllocationResult.Allocated("pool-a", Ipv4.parse("10.0.0.2")));
+        assertThat(d.statusOn(written(d)).getVip()).isEqualTo("10.0.0.2");
+    }
+
+    @Test
+    void aDecisionNamesItsAnswerSoABookThatMovedUnderItIsSeenStale() {
+        Snap s = new Snap();
+        ServiceSnapshot snapshot = s.build();
+        DesiredService d = ServicePlanner.pass(snapshot);
+        AllocatorOp.Allocate planned = (AllocatorOp.Allocate) d.allocator();
+
+        // another pass takes the address between this plan and its commit
+        s.allocator.allocate("ns/other", List.of("pool-a"), OptionalLong.empty());
+
+        assertThat(s.allocator.version()).isNotEqualTo(snapshot.allocator().version());
+        assertThat(s.allocator.wouldAllocate("ns/web", planned.pools(), planned.requested()))
+                .as("the book now answers otherwise: the plan is stale").isNotEqualTo(planned.result());
+        // a change elsewhere leaves the answer as planned
+        Snap t = new Snap();
+        ServiceSnapshot other = t.build();
+        AllocatorOp.Allocate same = (AllocatorOp.Allocate) ServicePlanner.pass(other).allocator();
+        t.allocator.setExcludedAddresses(java.util.Set.of(Ipv4.parse("10.0.0.9")));
+        assertThat(t.allocator.version()).isNotEqualTo(other.allocator().version());
+        assertThat(t.allocator.wouldAllocate("ns/web", same.pools(), same.requested())).isEqualTo(same.result());
     }
 
     @Test
     void anExhaustedPoolPutsTheServiceOnTheWaitingListAndCountsTheFailureByReason() {
-        DesiredService d = ServicePlanner.pass(created(new Snap(), EXHAUSTED));
+        Snap s = new Snap();
+        for (int i = 0; i < 9; i++) {
+            s.allocator.allocate("ns/other-" + i, List.of("pool-a"), OptionalLong.empty());
+        }
+        DesiredService d = ServicePlanner.pass(s.build());
 
+        assertThat(((AllocatorOp.Allocate) d.allocator()).result()).isInstanceOf(AllocationResult.Exhausted.class);
         assertThat(d.pending()).isEqualTo(new PendingChange.Wait("", "net", OptionalLong.empty()));
-        assertThat(d.status().getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
+        assertThat(d.statusOn(written(d)).getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
         assertThat(d.tallies()).containsExactly(new Tally(Tally.Kind.ALLOCATION_FAILED,
                 JuneauConstants.REASON_POOL_EXHAUSTED));
         assertThat(d.events()).extracting(PlannedEvent::reason).containsExactly(JuneauConstants.EVENT_ALLOCATION_FAILED);
@@ -131,11 +207,11 @@ class ServicePassTest {
     void aSteadyServiceIsOneCallThatClaimsItsAddressAndWritesNothing() {
         DesiredService d = ServicePlanner.pass(steady().build());
 
-        assertThat(d.complete()).isTrue();
         assertThat(d.allocator()).isEqualTo(new AllocatorOp.Claim(
-                new AllocationRecord("ns/web", "pool-a", Ipv4.parse(VIP)), VIP));
-        assertThat(d.assumed()).isEqualTo(ALLOCATED);
+                new AllocationRecord("ns/web", "pool-a", Ipv4.parse(VIP)), VIP, new ClaimOutcome.Held()));
+        assertThat(d.allocation()).isEqualTo(ALLOCATED);
         assertThat(d.slb()).isInstanceOf(SlbWrite.None.class);
+        assertThat(d.generationFromWrite()).isFalse();
         assertThat(d.status()).as("unchanged").isNull();
         assertThat(d.ingress()).isNull();
         assertThat(d.arp()).isInstanceOf(DesiredArp.Untouched.class);
@@ -146,14 +222,20 @@ class ServicePassTest {
     }
 
     @Test
-    void aClaimAnOlderAllocationRefusesWithdrawsTheVipEverywhere() {
+    void aClaimAnOlderAllocationRefusesWithdrawsTheVipEverywhereInTheSamePlan() {
         Snap s = steady();
-        AllocationState conflict = AllocationState.conflict(VIP, "ns/older");
-        DesiredService d = ServicePlanner.pass(s.build().answered(s.slb, conflict));
+        s.allocator.release("ns/web");
+        s.allocator.claim(new AllocationRecord("ns/older", "pool-a", Ipv4.parse(VIP)), (c, h) -> true);
+        s.claimantOlder = false;
 
-        assertThat(d.allocator()).isInstanceOf(AllocatorOp.None.class);
+        DesiredService d = ServicePlanner.pass(s.build());
+
+        assertThat(d.allocator()).isEqualTo(new AllocatorOp.Claim(new AllocationRecord("ns/web", "pool-a",
+                Ipv4.parse(VIP)), VIP, new ClaimOutcome.Lost(new AllocationRecord("ns/older", "pool-a",
+                        Ipv4.parse(VIP)))));
         assertThat(d.status().getVip()).isNull();
         assertThat(d.status().getPhase()).isEqualTo(JuneauConstants.PHASE_PENDING);
+        assertThat(d.status().getConditions()).anyMatch(c -> c.getMessage().contains("ns/older"));
         assertThat(d.ingress()).as("cleared").isEmpty();
         assertThat(d.arp()).isInstanceOf(DesiredArp.Absent.class);
     }
@@ -197,14 +279,23 @@ class ServicePassTest {
         Snap s = steady();
         WriteDenial denial = new WriteDenial("create ARPAdvertisement \"slb-ns-web\" for node node-a", "no");
 
-        DesiredService d = ServicePlanner.pass(s.build().denied(denial));
+        s.slices = slices("node-b");
+        DesiredService plan = ServicePlanner.pass(s.build());
+        assertThat(((DesiredArp.Present) plan.arp()).node()).as("the advertisement moves").isEqualTo("node-b");
+        assertThat(plan.status().getArpAnnouncingNode()).isEqualTo("node-b");
+
+        DesiredService d = plan.refused(denial);
 
         assertThat(d.status().getConditions()).anyMatch(c -> JuneauConstants.REASON_WRITE_DENIED.equals(c.getReason()));
+        assertThat(d.status().getArpAnnouncingNode()).as("nobody answers what was refused").isNull();
         assertThat(d.warnings()).containsExactly(denial.warning());
         assertThat(d.tallies()).contains(Tally.of(Tally.Kind.WRITE_DENIED));
+        assertThat(d.allocator()).as("nothing decided again").isEqualTo(plan.allocator());
+        assertThat(((DesiredArp.Present) d.arp()).node()).isEqualTo("node-b");
+        assertThat(plan.warnings()).as("the plan itself is unchanged").isEmpty();
 
         s.standing = d.standing();
-        DesiredService again = ServicePlanner.pass(s.build().denied(denial));
+        DesiredService again = ServicePlanner.pass(s.build()).refused(denial);
         assertThat(again.warnings()).isEmpty();
         assertThat(again.tallies()).doesNotContain(Tally.of(Tally.Kind.WRITE_DENIED));
     }
@@ -216,11 +307,12 @@ class ServicePassTest {
         bad.setVip("not-an-ip");
         bad.setAddressPool("pool-a");
         s.slb.setStatus(bad);
+        s.view = NOT_TO_BE_ASKED;
 
         DesiredService d = ServicePlanner.pass(s.build());
 
-        assertThat(d.complete()).isTrue();
-        assertThat(d.allocator()).isEqualTo(new AllocatorOp.ReserveRecorded(List.of(VIP)));
+        assertThat(d.allocator()).as("reserved, never allocated: the allocator is not even asked")
+                .isEqualTo(new AllocatorOp.ReserveRecorded(List.of(VIP)));
         assertThat(d.status()).isNull();
         assertThat(d.ingress()).isNull();
         assertThat(d.arp()).isInstanceOf(DesiredArp.Untouched.class);
@@ -231,12 +323,18 @@ class ServicePassTest {
         DesiredService again = ServicePlanner.pass(s.build());
         assertThat(again.warnings()).isEmpty();
         assertThat(again.tallies()).isEmpty();
+
+        bad.setVip(VIP);
+        bad.setAddressPool(null);
+        assertThat(ServicePlanner.pass(s.build()).allocator()).as("a VIP without a pool: reserved too")
+                .isInstanceOf(AllocatorOp.ReserveRecorded.class);
     }
 
     @Test
     void anUnreadableServiceLoadBalancerIsLeftAloneBeforeAnyWrite() {
         Snap s = steady();
         s.slbUnreadable = "status.conditions[0] is null";
+        s.view = NOT_TO_BE_ASKED;
 
         DesiredService d = ServicePlanner.pass(s.build());
 

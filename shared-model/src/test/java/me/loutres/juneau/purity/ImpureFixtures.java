@@ -75,4 +75,11 @@ final class ImpureFixtures {
 
     static final class Resource extends CustomResource<Void, Void> {
     }
+
+    /** A planner that allocates instead of asking the view what the allocator would answer. */
+    static final class Allocates {
+        Object plan(me.loutres.juneau.allocation.Allocator allocator) {
+            return allocator.allocate("ns/web", java.util.List.of("pool-a"), java.util.OptionalLong.empty());
+        }
+    }
 }

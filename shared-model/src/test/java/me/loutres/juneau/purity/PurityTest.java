@@ -90,6 +90,22 @@ class PurityTest {
                 .because("only the YAML reader touches files; everything else gets plain data");
     }
 
+    /** The methods that change an allocator; the planner reads it through its view only. */
+    static final Set<String> ALLOCATOR_CHANGES = Set.of("allocate", "claim", "release", "restore", "upsertPool",
+            "removePool", "setExcludedAddresses", "setReservedRanges");
+
+    static ArchRule noAllocatorChanges() {
+        return noClasses().should().callMethodWhere(new DescribedPredicate<JavaAccess<?>>(
+                "a method that changes an Allocator " + ALLOCATOR_CHANGES) {
+            @Override
+            public boolean test(JavaAccess<?> access) {
+                return access.getTargetOwner().isEquivalentTo(me.loutres.juneau.allocation.Allocator.class)
+                        && ALLOCATOR_CHANGES.contains(access.getTarget().getName());
+            }
+        }).because("the planner decides what the allocator must do from a read-only view; the controller's"
+                + " applier commits it (docs/design.md, \"The path of one Service\")");
+    }
+
     private static DescribedPredicate<JavaClass> outside(Set<String> names) {
         return new DescribedPredicate<>("are not the YAML reader " + names) {
             @Override
@@ -112,6 +128,17 @@ class PurityTest {
     private static final JavaClasses SHARED_MODEL = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("me.loutres.juneau");
+
+    /** The planner's package: plain data in, decisions out, the allocator only read. */
+    private static final JavaClasses PLANNER = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("me.loutres.juneau.plan");
+
+    @Test
+    void thePlannerChangesNoAllocator() {
+        assertThat(PLANNER.contain("me.loutres.juneau.plan.PassPlanner")).isTrue();
+        noAllocatorChanges().check(PLANNER);
+    }
 
     @Test
     void importsTheProductionClasses() {
@@ -138,7 +165,8 @@ class PurityTest {
                 Arguments.of(noClock(), ImpureFixtures.InstantNow.class),
                 Arguments.of(noClock(), ImpureFixtures.UsesClock.class),
                 Arguments.of(noFilesOutsideTheYamlReader(), ImpureFixtures.ReadsFile.class),
-                Arguments.of(noFilesOutsideTheYamlReader(), ImpureFixtures.OpensStream.class));
+                Arguments.of(noFilesOutsideTheYamlReader(), ImpureFixtures.OpensStream.class),
+                Arguments.of(noAllocatorChanges(), ImpureFixtures.Allocates.class));
     }
 
     @ParameterizedTest(name = "{1} is caught")

@@ -13,10 +13,12 @@ import me.loutres.juneau.allocation.AllocationConflict;
 import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.Allocator;
+import me.loutres.juneau.allocation.AllocatorView;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.ClaimOutcome;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.plan.AllocatorOp;
 import me.loutres.juneau.view.LearntRange;
 
 /**
@@ -130,6 +132,42 @@ public final class AllocationBook {
      */
     public synchronized ClaimOutcome claim(AllocationRecord record, BiPredicate<String, String> claimantOlder) {
         return allocator.claim(record, claimantOlder);
+    }
+
+    /**
+     * The allocator as it is now, read-only, for one pass's plan (docs/design.md): no copy is made; its version
+     * lets {@link #commit} tell whether a decision taken from it still holds.
+     */
+    public AllocatorView view(BiPredicate<String, String> claimantOlder) {
+        return AllocatorView.of(allocator, claimantOlder);
+    }
+
+    /**
+     * Carries out an allocation a plan decided from a view taken at version {@code seen}, atomically with the check:
+     * unchanged allocator, or one that still answers the same; false, and nothing changed, when the plan is stale.
+     */
+    public boolean commit(String owner, AllocatorOp.Allocate a, long seen) {
+        synchronized (allocator) {
+            if (allocator.version() != seen
+                    && !a.result().equals(allocator.wouldAllocate(owner, a.pools(), a.requested()))) {
+                return false;
+            }
+            allocator.allocate(owner, a.pools(), a.requested());
+            return true;
+        }
+    }
+
+    /**
+     * Carries out a claim as the plan saw it settled; empty, and nothing changed, when the allocator would now
+     * settle it otherwise (the order of age reads the cache, so the claim is checked again whatever the version).
+     */
+    public Optional<ClaimOutcome> commit(AllocatorOp.Claim c, BiPredicate<String, String> claimantOlder) {
+        synchronized (allocator) {
+            if (!c.outcome().equals(allocator.wouldClaim(c.record(), claimantOlder))) {
+                return Optional.empty();
+            }
+            return Optional.of(allocator.claim(c.record(), claimantOlder));
+        }
     }
 
     public AllocationResult allocate(String owner, List<String> poolOrder, OptionalLong requested) {

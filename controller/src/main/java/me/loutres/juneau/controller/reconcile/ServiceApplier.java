@@ -11,7 +11,6 @@ import me.loutres.juneau.allocation.AllocationRecord;
 import me.loutres.juneau.allocation.AllocationResult;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.ClaimOutcome;
-import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
@@ -25,12 +24,12 @@ import me.loutres.juneau.plan.DesiredArp;
 import me.loutres.juneau.plan.DesiredService;
 import me.loutres.juneau.plan.PendingChange;
 import me.loutres.juneau.plan.PlannedEvent;
+import me.loutres.juneau.plan.ServicePlanner;
 import me.loutres.juneau.plan.ServiceSnapshot;
 import me.loutres.juneau.plan.SlbWrite;
 import me.loutres.juneau.plan.Tally;
 import me.loutres.juneau.plan.Warnings;
 import me.loutres.juneau.plan.WriteDenial;
-import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.runtime.Term;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * Makes the cluster match a {@link DesiredService}: writes only what differs from what the snapshot read (the
  * ARPAdvertisement is compared with the one that exists by {@link ArpWriter}, the status and the ingress come only
  * when they changed),
- * every write through {@link KubeWriter}, which checks the leadership term first. It also drives the allocator book
- * and the waiting list as the plan says. Nothing is decided here but how a write is carried out.
+ * every write through {@link KubeWriter}, which checks the leadership term first. It also commits the plan's
+ * allocator work to the book (checked against the view the plan read) and keeps the waiting list as the plan says,
+ * and fills in what only the API server answers (the written shell's generation, a refused advertisement) through
+ * the plan's own placeholders. Nothing is decided here but how a write is carried out.
  */
 final class ServiceApplier {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceApplier.class);
@@ -55,6 +56,7 @@ final class ServiceApplier {
     private final MalformedReports malformed;
     private final ServiceMemory memory;
     private final ArpWriter arps;
+    private final java.util.function.BiPredicate<String, String> claimOrder;
 
     ServiceApplier(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
             Requeue requeue, MalformedReports malformed, ServiceMemory memory) {
@@ -66,6 +68,7 @@ final class ServiceApplier {
         this.malformed = malformed;
         this.memory = memory;
         this.arps = new ArpWriter(writer);
+        this.claimOrder = ServiceSnapshots.claimOrder(cache);
     }
 
     /** Every path but RECONCILE: advertisement, allocator, ingress, then the ServiceLoadBalancer (finalizer last). */
@@ -80,7 +83,7 @@ final class ServiceApplier {
         }
         switch (d.lifecycle()) {
             case REPLACE_STALE -> LOG.info("{}: deleting ServiceLoadBalancer of a previous Service with this name"
-                    + " (uid {})", key, me.loutres.juneau.plan.ServicePlanner.controllerUid(s.slb()));
+                    + " (uid {})", key, ServicePlanner.controllerUid(s.slb()));
             case FORGET -> {
                 if (s.slb() != null) {
                     LOG.info("{}: Service is gone or no longer managed; deleting its ServiceLoadBalancer", key);
@@ -120,48 +123,40 @@ final class ServiceApplier {
     }
 
     /**
-     * Carries out the plan's allocator work; returns the allocation as the allocator answered it (a claim an older
-     * allocation refuses is {@code AddressConflict}), or null when nothing was asked.
+     * Commits the plan's allocator work to the term's book, checked against the view the plan read: false, with
+     * nothing changed, when the book moved under the plan so that its answer no longer holds (the pass is stale).
+     * The status is the record of truth, whoever wrote it: a claim is learnt, a second claim on an address settled
+     * the way the restore settles it (docs/allocation.md, "Two claims on one address"): the older allocation keeps
+     * it, the younger is told (re-queued, or {@code AddressConflict} in the plan already).
      */
-    AllocationState allocate(ServiceKey key, ServiceSnapshot s, ServiceLoadBalancer slb, DesiredService d,
-            LeaderState st) {
-        if (s.resolution() instanceof NetworkResolution.Usable u) {
-            u.pools().forEach(st.book()::syncPool);
-        }
+    boolean commitAllocation(ServiceKey key, ServiceSnapshot s, DesiredService d, LeaderState st) {
         AllocatorOp op = d.allocator();
-        if (op instanceof AllocatorOp.Claim c) {
-            return claim(key, c, st).orElse(d.assumed());
-        }
         if (op instanceof AllocatorOp.Allocate a) {
-            st.book().syncNodes(cache.nodes());
-            st.book().syncLearntRanges(cache.learntRanges());
-            AllocationResult result = st.book().allocate(key.toString(), a.pools(), a.requested());
-            if (result instanceof AllocationResult.Allocated ok) {
+            if (!st.book().commit(key.toString(), a, s.allocator().version())) {
+                return false;
+            }
+            if (a.result() instanceof AllocationResult.Allocated ok) {
                 requeue.pool(ok.pool());
             }
-            return AllocationState.of(result, a.network());
-        }
-        if (op instanceof AllocatorOp.ReserveRecorded r) {
+        } else if (op instanceof AllocatorOp.Claim c) {
+            Optional<ClaimOutcome> outcome = st.book().commit(c, claimOrder);
+            if (outcome.isEmpty()) {
+                return false;
+            }
+            claimed(key, c, outcome.get(), st);
+        } else if (op instanceof AllocatorOp.ReserveRecorded r) {
             // reserved the way the restore reserves it (the shared feed: under the pool whose entries contain it)
-            AllocatorFeed.records(List.of(slb), cache.pools(), owner -> r.ingress()).records()
-                    .forEach(rec -> st.book().claim(rec, this::claimantOlder));
+            AllocatorFeed.records(List.of(s.slb()), cache.pools(), owner -> r.ingress()).records()
+                    .forEach(rec -> st.book().claim(rec, claimOrder));
         }
-        return null;
+        return true;
     }
 
-    /**
-     * The status is the record of truth, whoever wrote it: the allocator learns it. A second claim on an address is
-     * settled the way the restore settles it (docs/allocation.md, "Two claims on one address"): the older
-     * allocation keeps the address; the younger is told (re-queued, or answered {@code AddressConflict} here).
-     */
-    private Optional<AllocationState> claim(ServiceKey key, AllocatorOp.Claim c, LeaderState st) {
-        ClaimOutcome outcome = st.book().claim(c.record(), this::claimantOlder);
+    private void claimed(ServiceKey key, AllocatorOp.Claim c, ClaimOutcome outcome, LeaderState st) {
         if (outcome instanceof ClaimOutcome.Lost lost) {
             LOG.warn("{}: status.vip {} is also held by Service {}, whose allocation is older; withdrawing it", key,
                     c.vip(), lost.holder().owner());
-            return Optional.of(AllocationState.conflict(c.vip(), lost.holder().owner()));
-        }
-        if (outcome instanceof ClaimOutcome.Won won) {
+        } else if (outcome instanceof ClaimOutcome.Won won) {
             LOG.warn("{}: status.vip {} is also recorded by Service {}, whose allocation is younger; it gives it up",
                     key, c.vip(), won.loser().owner());
             requeue.service(ServiceKey.parse(won.loser().owner()));
@@ -173,13 +168,14 @@ final class ServiceApplier {
                 released(r, st);
             });
         }
-        return Optional.empty();
     }
 
-    /** The restore's order (oldest ServiceLoadBalancer first), from the cache, so every leader decides alike. */
-    private boolean claimantOlder(String claimant, String holder) {
-        return AllocatorFeed.older(cache.serviceLoadBalancer(ServiceKey.parse(claimant)),
-                cache.serviceLoadBalancer(ServiceKey.parse(holder)));
+    /** The shell as written is the one planned (else something rewrote it: the pass looks again from a fresh read). */
+    static boolean asPlanned(SlbWrite w, ServiceLoadBalancer written) {
+        ServiceLoadBalancer planned = w instanceof SlbWrite.Create c ? c.slb()
+                : w instanceof SlbWrite.Update u ? u.slb() : null;
+        return planned == null || (written != null && Objects.equals(planned.getSpec(), written.getSpec())
+                && ServicePlanner.hasFinalizer(written) && ServicePlanner.controllerUid(written) != null);
     }
 
     void pending(ServiceKey key, PendingChange change, LeaderState st) {
@@ -207,9 +203,10 @@ final class ServiceApplier {
         }
         warn(term, key, svc, d.warnings(), d.standing());
         count(d.tallies(), true);
-        if (d.status() != null) {
-            writer.replaceServiceLoadBalancerStatus(term, slb, d.status());
-            logChange(key, slb.getStatus(), d.status());
+        ServiceLoadBalancerStatus status = d.statusOn(slb);
+        if (status != null) {
+            writer.replaceServiceLoadBalancerStatus(term, slb, status);
+            logChange(key, slb.getStatus(), status);
             d.events().forEach(e -> events.record(term, svc, e.type(), e.reason(), e.message()));
             count(d.tallies(), false);
         }

@@ -3,6 +3,7 @@ package me.loutres.juneau.controller.reconcile;
 import io.fabric8.kubernetes.api.model.Service;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Function;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -15,19 +16,18 @@ import me.loutres.juneau.plan.WriteDenial;
 import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.runtime.Result;
 import me.loutres.juneau.runtime.Term;
-import me.loutres.juneau.status.AllocationState;
 
 /**
  * One pass over a Service key (docs/design.md, "The path of one Service"): read one {@link ServiceSnapshot}, ask
- * {@link ServicePlanner#pass} for the whole desired state, let {@link ServiceApplier} make the cluster match it.
- * Nothing is decided here.
+ * {@link ServicePlanner#pass} once for the whole desired state, let {@link ServiceApplier} make the cluster match
+ * it. Nothing is decided here.
  *
- * <p>The planner is asked once per pass, unless what the first writes return changes the status: the allocator's
- * answer (a new address, a claim an older allocation refuses), the generation a spec change gives, or a write the
- * API server refuses. Those are answers to the plan, not reads — the allocator is the controller's own state and
- * runs only when the plan says so — so the pass goes plan → carry out → plan once more with the answers, over the
- * same snapshot. Folding the allocator into the snapshot instead would mean running it before the plan decides
- * whether to (a malformed status must reserve, never allocate), or planning with a guess of its answer.
+ * <p>One planner call per pass, on every path. The allocator is in the snapshot as a read-only view of the term's
+ * book: the plan decides what it would answer (allocate this address from that pool, keep, settle a claim, reserve
+ * a malformed status's address — never allocate for one) and names that answer; the applier commits it only while
+ * the book still answers so, else the pass is stale and starts over before writing anything. What only the API
+ * server answers — the generation the shell's write gives, a refused advertisement — fills placeholders of the
+ * returned plan ({@link DesiredService#statusOn}, {@link DesiredService#refused}), not a second plan.
  */
 public final class ServiceReconciler {
     /** A write the API server refused is retried from 1 s, doubling, up to every 5 minutes (docs/phases-and-conditions.md). */
@@ -38,11 +38,20 @@ public final class ServiceReconciler {
     private final ServiceApplier applier;
     /** Which Services are ours (--manage-unclassed), the decision the webhook shares. */
     private final ManagedServices managed;
+    /** {@link ServicePlanner#pass}; a test counts its calls through here. */
+    private final Function<ServiceSnapshot, DesiredService> planner;
 
     public ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
             Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents, ManagedServices managed) {
+        this(cache, writer, events, metrics, requeue, clock, malformed, arpWithoutAgents, managed, ServicePlanner::pass);
+    }
+
+    ServiceReconciler(ClusterCache cache, KubeWriter writer, EventRecorder events, ControllerMetrics metrics,
+            Requeue requeue, Clock clock, MalformedReports malformed, boolean arpWithoutAgents, ManagedServices managed,
+            Function<ServiceSnapshot, DesiredService> planner) {
         ServiceMemory memory = new ServiceMemory(clock);
         this.managed = managed;
+        this.planner = planner;
         this.snapshots = new ServiceSnapshots(cache, clock, managed, arpWithoutAgents, memory);
         this.applier = new ServiceApplier(cache, writer, events, metrics, requeue, malformed, memory);
     }
@@ -62,27 +71,25 @@ public final class ServiceReconciler {
     public Result reconcile(ServiceKey key, LeaderState st) {
         Term term = st.term();
         term.ensureActive();
-        ServiceSnapshot snapshot = snapshots.read(key, term);
-        DesiredService plan = ServicePlanner.pass(snapshot);
+        ServiceSnapshot snapshot = snapshots.read(key, st);
+        DesiredService plan = planner.apply(snapshot);
         if (plan.lifecycle() != Lifecycle.RECONCILE) {
             applier.teardown(key, snapshot, plan, st);
             return Result.DONE;
         }
+        if (!applier.commitAllocation(key, snapshot, plan, st)) {
+            // the book changed under the plan so that its answer no longer holds: nothing written, plan again now
+            return Result.after(Duration.ZERO);
+        }
         ServiceLoadBalancer slb = applier.writeSlb(term, key, snapshot.slb(), plan.slb());
-        AllocationState answer = applier.allocate(key, snapshot, slb, plan, st);
-        snapshot = snapshot.answered(slb, answer);
-        if (!plan.complete() || (answer != null && !answer.equals(plan.assumed()))) {
-            plan = ServicePlanner.pass(snapshot);
-            if (!plan.complete()) {
-                // what the API server returned is not what was written: look again from a fresh read
-                return Result.retry("shell-changed", DENIED_RETRY_BASE, DENIED_RETRY_CAP);
-            }
+        if (!ServiceApplier.asPlanned(plan.slb(), slb)) {
+            // what the API server returned is not what was written: look again from a fresh read
+            return Result.retry("shell-changed", DENIED_RETRY_BASE, DENIED_RETRY_CAP);
         }
         applier.pending(key, plan.pending(), st);
         WriteDenial denial = applier.writeArp(term, key, snapshot.arp(), plan.arp());
         if (denial != null) {
-            // a refused advertisement changes what the status must say
-            plan = ServicePlanner.pass(snapshot.denied(denial));
+            plan = plan.refused(denial); // the plan's own answer to a refusal: the status says WriteDenied
         }
         boolean refused = applier.finish(key, snapshot, slb, plan, st);
         return denial == null && !refused ? Result.DONE

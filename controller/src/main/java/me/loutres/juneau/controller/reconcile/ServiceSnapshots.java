@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
+import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
@@ -37,6 +39,8 @@ import me.loutres.juneau.selection.NodeEligibility;
  * Reads one Service key's {@link ServiceSnapshot} from the cache (which shows the controller's own recent writes),
  * once per pass. The agent Leases and the Node labels are copied for the Service's nodes only — the nodes of its
  * EndpointSlices, the only ones a plan asks about — so a large cluster costs no more per pass than a small one.
+ * The allocator comes as a read-only view of the term's book, brought in step with the cache's pools first: the
+ * plan reads what it would answer, the applier commits the plan's decision only while it still holds.
  */
 final class ServiceSnapshots {
     private final ClusterCache cache;
@@ -44,6 +48,7 @@ final class ServiceSnapshots {
     private final ManagedServices managed;
     private final boolean arpWithoutAgents;
     private final ServiceMemory memory;
+    private final BiPredicate<String, String> claimOrder;
     /**
      * How far back an allocation may be unannounced: a previous leader stops at most a lease duration before a
      * standby takes over (docs/operations.md), doubled for the restore and for clock skew between replicas.
@@ -57,13 +62,24 @@ final class ServiceSnapshots {
         this.managed = managed;
         this.arpWithoutAgents = arpWithoutAgents;
         this.memory = memory;
+        this.claimOrder = claimOrder(cache);
     }
 
     void reannounceWindow(Duration window) {
         this.reannounceWindow = window;
     }
 
-    ServiceSnapshot read(ServiceKey key, Term term) {
+    /**
+     * The restore's order of age (oldest ServiceLoadBalancer first), from the cache, so every leader settles a second
+     * claim on an address alike (docs/allocation.md, "Two claims on one address").
+     */
+    static BiPredicate<String, String> claimOrder(ClusterCache cache) {
+        return (claimant, holder) -> AllocatorFeed.older(cache.serviceLoadBalancer(ServiceKey.parse(claimant)),
+                cache.serviceLoadBalancer(ServiceKey.parse(holder)));
+    }
+
+    ServiceSnapshot read(ServiceKey key, LeaderState st) {
+        Term term = st.term();
         Instant now = clock.instant();
         Service svc = cache.service(key);
         ServiceLoadBalancer slb = cache.serviceLoadBalancer(key);
@@ -87,6 +103,7 @@ final class ServiceSnapshots {
             String requested = ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP);
             // Node addresses matter only to a requested IP (the allocator has its own copy for the rest)
             nodeAddresses = requested == null || requested.isBlank() ? Map.of() : cache.nodeAddresses();
+            sync(st.book(), resolution, slb);
         }
         List<Lease> leases = new ArrayList<>();
         endpointNodes.forEach(n -> {
@@ -100,7 +117,23 @@ final class ServiceSnapshots {
                 nodeAddresses, slices, arp,
                 arp == null || arp.getMetadata() == null ? null : cache.unreadable(arp).orElse(null),
                 NodeLiveness.of(leases, now), cache.nodeNames(), announce, now, memory.standing(key),
-                !memory.looked(term, key), memory.termStartedAt(term).minus(reannounceWindow), null, null);
+                !memory.looked(term, key), memory.termStartedAt(term).minus(reannounceWindow),
+                st.book().view(claimOrder));
+    }
+
+    /**
+     * The book learns the network's pools as the cache has them (a no-op when unchanged); the Nodes and the learnt
+     * ranges matter only to a new allocation, so a Service holding its VIP does not pay for comparing them.
+     */
+    private void sync(AllocationBook book, NetworkResolution resolution, ServiceLoadBalancer slb) {
+        if (resolution instanceof NetworkResolution.Usable u) {
+            u.pools().forEach(book::syncPool);
+        }
+        String vip = slb == null || slb.getStatus() == null ? null : slb.getStatus().getVip();
+        if (vip == null || vip.isBlank()) {
+            book.syncNodes(cache.nodes());
+            book.syncLearntRanges(cache.learntRanges());
+        }
     }
 
     /**
