@@ -61,6 +61,7 @@ public final class WebhookServer {
         reloader = new TlsReloader(config.certFile(), config.keyFile(), password, ssl, tls);
         app.readiness().require(TLS_LOADED, () -> reloader != null && reloader.current() != null);
 
+        skipJettysMBeanServerProbe();
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("webhook");
         jetty = new Server(threads);
@@ -158,6 +159,23 @@ public final class WebhookServer {
         }, "webhook-warm-up");
         warm.setDaemon(true);
         warm.start();
+    }
+
+    /** Jetty's system property that spares it the probe (a positive number of references per 64-byte cache line). */
+    static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
+
+    /**
+     * Jetty pads its thread pool's queue by the number of object references per cache line and, unless told, asks the
+     * JVM whether references are compressed through the platform MBean server, which the probe creates with every
+     * platform MBean in it: about a tenth of the main thread's work before the first {@code /readyz} (BENCHMARKS.md,
+     * "Webhook steady and cold"). References are 4 bytes with a heap below 32 GB (the webhook's is 230 MiB), so 16;
+     * were they 8, the padding would span two lines instead of one, which costs nothing but a few bytes. An operator's
+     * own value wins.
+     */
+    static void skipJettysMBeanServerProbe() {
+        if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
+            System.setProperty(REFERENCES_PER_CACHE_LINE, "16");
+        }
     }
 
     private static char[] randomPassword() {
