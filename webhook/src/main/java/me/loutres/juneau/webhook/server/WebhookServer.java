@@ -58,9 +58,9 @@ public final class WebhookServer {
             app = null;
             throw new WebhookStartException(e.getMessage());
         }
-        // the key's check against the certificate (a signature and its verification, a fifth of the main thread's
-        // work before the first /readyz) runs beside Jetty's start; nothing is ready, and start() does not return,
-        // until it passed, and a key that does not match fails the start as before
+        // the key's check against the certificate (a signature and its verification, a tenth to a fifth of the main
+        // thread's work before the first /readyz) runs beside Jetty's start; nothing is ready, and start() does not
+        // return, until it passed, and a key that does not match fails the start as before
         CompletableFuture<TlsReloader.Loaded> keyChecked = onAnotherThread("webhook-tls-check", read);
         TlsReloader.Loaded tls = read.loaded();
         SslContextFactory.Server ssl = HttpsConnectors.sslContextFactory(tls.keyStore(), password);
