@@ -6,6 +6,7 @@
 # set is read after every step.
 #
 #   benchmarks/webhook/steady.sh [--root DIR] [--flags juneau|image] [--reps N] [--out DIR] [--extra 'JVM FLAGS']
+#       [--ready-only]
 #
 # --root: a built worktree (mvn -B package -DskipTests; its cli/target and webhook/target/test-classes), so the
 #   same script measures another build's jars, e.g. main's in a second worktree, back to back.
@@ -13,6 +14,8 @@
 #   --flags image: webhook/Dockerfile's ENTRYPOINT flags with -XX:MaxRAM=384m, which sizes the heap as the
 #   Deployment's 384Mi memory limit does inside the container.
 # --extra: JVM flags appended after the shipped ones (they win), to try another setting.
+# --ready-only: stop after the first line (time to the first /readyz 200 and the CPU until then), for a series of
+#   starts without the load.
 # hey sends "host:port" as the TLS server name, which the JDK refuses; -host localhost avoids that.
 # Needs wrk and hey (Debian packages of those names), openssl and curl.
 set -euo pipefail
@@ -22,6 +25,7 @@ flags=juneau
 reps=3
 out=""
 extra=""
+ready_only=""
 rate=1000
 fixed_seconds=15
 max_seconds=10
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
     --reps) reps="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --extra) extra="$2"; shift 2 ;;
-    *) echo "steady.sh: unknown argument $1; accepted: --root DIR --flags juneau|image --reps N --out DIR --extra FLAGS" >&2; exit 2 ;;
+    --ready-only) ready_only=1; shift ;;
+    *) echo "steady.sh: unknown argument $1; accepted: --root DIR --flags juneau|image --reps N --out DIR --extra FLAGS --ready-only" >&2; exit 2 ;;
   esac
 done
 for tool in wrk hey openssl curl; do
@@ -97,6 +102,7 @@ cpu_ms=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}'
 rss() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$jvm/status"; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 echo "flags=$flags root=$root extra='$extra' ready_ms=$ready_ms cpu_until_ready_ms=$cpu_ms load=$(load) jvm: $(tr '\0' ' ' </proc/$jvm/cmdline | cut -c1-400)"
+[ -z "$ready_only" ] || exit 0
 
 cat >"$out/review.lua" <<EOF
 local f = io.open("$out/review.json", "rb"); local body = f:read("*a"); f:close()

@@ -32,11 +32,29 @@ public final class KeyStores {
 
     /** Same as {@link #fromPem} for material already parsed. */
     public static KeyStore of(CertificateAndKey material, char[] password) throws InvalidTlsMaterialException {
+        checkKeyMatches(material);
+        return unchecked(material, password);
+    }
+
+    /**
+     * Refuses a key that is not the private half of the leaf's public key, with the one-line reason {@link #of} gives.
+     * A signature and its verification: the dearest step of building a store, which a server's start may run beside
+     * its other work ({@link #unchecked}).
+     */
+    public static void checkKeyMatches(CertificateAndKey material) throws InvalidTlsMaterialException {
         X509Certificate leaf = material.leaf();
         if (!keyMatches(leaf, material.key())) {
             throw new InvalidTlsMaterialException("the private key does not match the certificate '"
                     + leaf.getSubjectX500Principal().getName() + "' (serial " + leaf.getSerialNumber().toString(16) + ")");
         }
+    }
+
+    /**
+     * The key store of {@link #of} without {@link #checkKeyMatches}: only for a caller that runs that check itself
+     * and serves nothing from the store until it passed.
+     */
+    public static KeyStore unchecked(CertificateAndKey material, char[] password) throws InvalidTlsMaterialException {
+        X509Certificate leaf = material.leaf();
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, password);

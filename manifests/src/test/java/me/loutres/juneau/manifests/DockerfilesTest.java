@@ -136,8 +136,9 @@ class DockerfilesTest {
 
     /** Pod specs that run a part's image: by component label. */
     /**
-     * The webhook's heap is sized for its container (a percentage of the memory limit the Deployment sets) and
-     * {@code bin/juneau webhook} runs with the same heap, so what was measured with one holds for the other
+     * The webhook's heap, and its first heap, are sized for its container (percentages of the memory limit the
+     * Deployment sets) and {@code bin/juneau webhook} runs with the same heap and first heap, so what was measured
+     * with one holds for the other
      * (BENCHMARKS.md, admission review cost by cluster size).
      */
     @Test
@@ -145,6 +146,9 @@ class DockerfilesTest {
         String entrypoint = dockerfile("webhook").lines().filter(l -> l.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
         Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(entrypoint);
         assertThat(percent.find()).as("the image sizes its heap from the container limit").isTrue();
+        // and its first heap: the JVM's own (1.6 % of the limit) collected thirteen times before the first /readyz
+        Matcher initial = Pattern.compile("-XX:InitialRAMPercentage=(\\d+)").matcher(entrypoint);
+        assertThat(initial.find()).as("the image sizes its first heap from the container limit").isTrue();
         assertThat(entrypoint).contains("-XX:+UseSerialGC");
         for (Install i : Install.both()) {
             for (JsonNode pod : pods(i, "webhook")) {
@@ -159,6 +163,10 @@ class DockerfilesTest {
                 Matcher xmx = Pattern.compile("-Xmx(\\d+)m").matcher(Files.readString(ROOT.resolve("bin/juneau")));
                 assertThat(xmx.find()).as("bin/juneau webhook has an explicit heap").isTrue();
                 assertThat(Long.parseLong(xmx.group(1))).as("bin/juneau's heap against the image's in %s", i).isEqualTo(heapMi);
+                Matcher xms = Pattern.compile("jvm_flags=\\(-Xms(\\d+)m -Xmx").matcher(Files.readString(ROOT.resolve("bin/juneau")));
+                assertThat(xms.find()).as("bin/juneau webhook has an explicit first heap").isTrue();
+                assertThat(Long.parseLong(xms.group(1))).as("bin/juneau's first heap against the image's in %s", i)
+                        .isEqualTo(limitMi * Long.parseLong(initial.group(1)) / 100);
             }
         }
     }

@@ -15,8 +15,10 @@ import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import me.loutres.juneau.tls.CertificateAndKey;
 import me.loutres.juneau.tls.InvalidTlsMaterialException;
 import me.loutres.juneau.tls.KeyStores;
+import me.loutres.juneau.tls.Pem;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,12 +58,32 @@ public final class TlsReloader implements AutoCloseable {
 
     /** Reads and checks a pair; the message of the exception is one line naming the file and the problem. */
     public static Loaded load(Path certFile, Path keyFile, char[] password) throws InvalidTlsMaterialException {
+        return loadUnchecked(certFile, keyFile, password).checked();
+    }
+
+    /**
+     * A pair read and stored whose key has not yet been checked against its certificate ({@link #checked}): the check
+     * is a signature and its verification, which the server's start runs beside Jetty's and serves nothing until it
+     * passed.
+     */
+    public record Unchecked(Loaded loaded, CertificateAndKey material) {
+        /** The pair once its key matches its certificate; the exception names the certificate otherwise. */
+        public Loaded checked() throws InvalidTlsMaterialException {
+            KeyStores.checkKeyMatches(material);
+            return loaded;
+        }
+    }
+
+    /** Reads and stores a pair, all checks but the key's match done ({@link Unchecked#checked}). */
+    public static Unchecked loadUnchecked(Path certFile, Path keyFile, char[] password) throws InvalidTlsMaterialException {
         byte[] cert = read(certFile, "certificate");
         byte[] key = read(keyFile, "key");
         try {
-            KeyStore keyStore = KeyStores.fromPem(new String(cert, StandardCharsets.UTF_8), new String(key, StandardCharsets.UTF_8), password);
+            CertificateAndKey material = new CertificateAndKey(Pem.readCertificates(new String(cert, StandardCharsets.UTF_8)),
+                    Pem.readPrivateKey(new String(key, StandardCharsets.UTF_8)));
+            KeyStore keyStore = KeyStores.unchecked(material, password);
             X509Certificate leaf = (X509Certificate) keyStore.getCertificate(KeyStores.ALIAS);
-            return new Loaded(keyStore, leaf, fingerprint(cert, key));
+            return new Unchecked(new Loaded(keyStore, leaf, fingerprint(cert, key)), material);
         } catch (KeyStoreException e) {
             throw new InvalidTlsMaterialException("cannot read back the key store built from " + certFile + " (" + e.getClass().getSimpleName() + ")");
         } finally {

@@ -1,16 +1,14 @@
 package me.loutres.juneau.webhook.server;
 
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.joran.JoranConfigurator;
-import ch.qos.logback.core.joran.spi.JoranException;
-import java.io.InputStream;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 
 /**
  * Gives {@code juneau webhook} and the deployed WAR the webhook's logging when nobody configured logback: without it logback's default
  * prints every library's DEBUG lines. An explicit {@code logback.xml}, {@code logback-test.xml} or
- * {@code -Dlogback.configurationFile} always wins.
+ * {@code -Dlogback.configurationFile} always wins. The configuration is {@code logback-webhook.xml}'s, set up in code
+ * ({@link ShippedLogging}: the XML's parsing was a large part of the start-up).
  */
 public final class WebhookLogging {
     static final String CONFIG = "/me/loutres/juneau/webhook/logback-webhook.xml";
@@ -28,16 +26,7 @@ public final class WebhookLogging {
         if (!(factory instanceof LoggerContext context)) {
             return;
         }
-        try (InputStream in = WebhookLogging.class.getResourceAsStream(CONFIG)) {
-            if (in == null) {
-                return;
-            }
-            context.reset();
-            JoranConfigurator configurator = new JoranConfigurator();
-            configurator.setContext(context);
-            configurator.doConfigure(in);
-        } catch (JoranException | java.io.IOException e) {
-            System.err.println("juneau webhook: the built-in logging configuration could not be loaded (" + e.getMessage() + ")");
-        }
+        context.reset();
+        ShippedLogging.apply(context);
     }
 }

@@ -3,6 +3,7 @@ package me.loutres.juneau.webhook.server;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
 import me.loutres.juneau.tls.InvalidTlsMaterialException;
 import me.loutres.juneau.webhook.WebhookContextListener;
 import me.loutres.juneau.webhook.WebhookApp;
@@ -49,18 +50,25 @@ public final class WebhookServer {
                 config.maxBodyBytes());
         app = opening.app();
         char[] password = randomPassword();
-        TlsReloader.Loaded tls;
+        TlsReloader.Unchecked read;
         try {
-            tls = TlsReloader.load(config.certFile(), config.keyFile(), password);
+            read = TlsReloader.loadUnchecked(config.certFile(), config.keyFile(), password);
         } catch (InvalidTlsMaterialException e) {
             app.close();
             app = null;
             throw new WebhookStartException(e.getMessage());
         }
+        // the key's check against the certificate (a signature and its verification, a tenth to a fifth of the main
+        // thread's work before the first /readyz) runs beside Jetty's start; nothing is ready, and start() does not
+        // return, until it passed, and a key that does not match fails the start as before
+        CompletableFuture<TlsReloader.Loaded> keyChecked = onAnotherThread("webhook-tls-check", read);
+        TlsReloader.Loaded tls = read.loaded();
         SslContextFactory.Server ssl = HttpsConnectors.sslContextFactory(tls.keyStore(), password);
         reloader = new TlsReloader(config.certFile(), config.keyFile(), password, ssl, tls);
-        app.readiness().require(TLS_LOADED, () -> reloader != null && reloader.current() != null);
+        app.readiness().require(TLS_LOADED, () -> keyChecked.isDone() && !keyChecked.isCompletedExceptionally()
+                && reloader != null && reloader.current() != null);
 
+        skipJettysMBeanServerProbe();
         QueuedThreadPool threads = new QueuedThreadPool(200, 8);
         threads.setName("webhook");
         jetty = new Server(threads);
@@ -82,6 +90,13 @@ public final class WebhookServer {
                     : "the HTTPS server did not start (" + e + ")";
             stopQuietly();
             throw new WebhookStartException(reason);
+        }
+        try {
+            keyChecked.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            stopQuietly();
+            throw new WebhookStartException(cause.getMessage() == null ? cause.toString() : cause.getMessage());
         }
         try {
             opening.opened().join();
@@ -158,6 +173,37 @@ public final class WebhookServer {
         }, "webhook-warm-up");
         warm.setDaemon(true);
         warm.start();
+    }
+
+    private static CompletableFuture<TlsReloader.Loaded> onAnotherThread(String name, TlsReloader.Unchecked read) {
+        CompletableFuture<TlsReloader.Loaded> checked = new CompletableFuture<>();
+        Thread check = new Thread(() -> {
+            try {
+                checked.complete(read.checked());
+            } catch (InvalidTlsMaterialException | RuntimeException e) {
+                checked.completeExceptionally(e);
+            }
+        }, name);
+        check.setDaemon(true);
+        check.start();
+        return checked;
+    }
+
+    /** Jetty's system property that spares it the probe (a positive number of references per 64-byte cache line). */
+    static final String REFERENCES_PER_CACHE_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
+
+    /**
+     * Jetty pads its thread pool's queue by the number of object references per cache line and, unless told, asks the
+     * JVM whether references are compressed through the platform MBean server, which the probe creates with every
+     * platform MBean in it: about a tenth of the main thread's work before the first {@code /readyz} (BENCHMARKS.md,
+     * "Webhook steady and cold"). References are 4 bytes with a heap below 32 GB (the webhook's is 230 MiB), so 16;
+     * were they 8, the padding would span two lines instead of one, which costs nothing but a few bytes. An operator's
+     * own value wins.
+     */
+    static void skipJettysMBeanServerProbe() {
+        if (System.getProperty(REFERENCES_PER_CACHE_LINE) == null) {
+            System.setProperty(REFERENCES_PER_CACHE_LINE, "16");
+        }
     }
 
     private static char[] randomPassword() {

@@ -110,4 +110,29 @@ class WebhookCommandTest {
         assertThat(run.err().strip()).isEqualTo("juneau webhook: cannot start: the TLS certificate file "
                 + dir.resolve("tls.crt") + " does not exist");
     }
+
+    /** The key's check runs beside Jetty's start; a key of another pair still fails the start, and nothing stays bound. */
+    @Test
+    void aKeyOfAnotherCertificateExitsTwoWithOneLineAndLeavesThePortFree() throws Exception {
+        me.loutres.juneau.webhook.TestPki pki = new me.loutres.juneau.webhook.TestPki(dir);
+        me.loutres.juneau.tls.CertificateAndKey served = pki.issue();
+        me.loutres.juneau.tls.CertificateAndKey other = pki.issue();
+        pki.write(served.certificatePem(), other.keyPem());
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+
+        Run run = run("--tls-cert-file", pki.certFile.toString(), "--tls-key-file", pki.keyFile.toString(),
+                "--port", Integer.toString(port), "--bind-address", "127.0.0.1", "--cluster-state",
+                Path.of(WebhookCommandTest.class.getResource("/cluster-state.yaml").toURI()).toString());
+
+        assertThat(run.exit()).isEqualTo(WebhookCommand.EXIT_CANNOT_START);
+        assertThat(run.err().strip()).startsWith("juneau webhook: cannot start: the private key does not match the certificate")
+                .doesNotContain("\n").doesNotContain("Exception");
+        try (java.net.ServerSocket again = new java.net.ServerSocket(port, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            assertThat(again.getLocalPort()).as("the failed start released its port").isEqualTo(port);
+        }
+    }
 }
