@@ -1,6 +1,7 @@
 package me.loutres.juneau.agent;
 
 import java.time.Duration;
+import me.loutres.juneau.agent.plan.TurnRhythm;
 
 /**
  * Whether the agent is alive (docs/operations.md, probes): liveness fails, and the kubelet restarts the agent, only
@@ -13,7 +14,7 @@ import java.time.Duration;
  * @param nowMillis          the clock now
  * @param notWatchingSince   since when the watch has been down (0: it watches)
  * @param leaseRenewedMillis the last successful Lease renewal (the API server answered then)
- * @param heartbeatMillis    the reconcile loop's last turn
+ * @param heartbeatMillis    the reconcile loop's last turn (it may sleep {@link TurnRhythm#IDLE} on top)
  * @param leaseHeartbeat     the Lease loop's last turn
  * @param stuckAfter         how long a loop may stand still
  * @param leaseIdleInterval  the Lease loop's longest sleep
@@ -39,7 +40,8 @@ record AgentHealth(String arpFailure, String runtimeFailure, boolean watchGone, 
             return "the ARPAdvertisement watch has been down for " + (nowMillis - down) / 1000
                     + " s although the API server answers the Lease renewals";
         }
-        if (nowMillis - heartbeatMillis > stuck) {
+        // an idle node's loop sleeps its idle rhythm between turns (TurnRhythm), as the Lease loop its idle interval
+        if (nowMillis - heartbeatMillis > stuck + TurnRhythm.IDLE.toMillis()) {
             return "the reconcile loop has not run for " + (nowMillis - heartbeatMillis) / 1000 + " s";
         }
         if (nowMillis - leaseHeartbeat > stuck + leaseIdleInterval.toMillis()) {

@@ -29,6 +29,7 @@ import me.loutres.juneau.agent.plan.ArpPlanner;
 import me.loutres.juneau.agent.plan.NodePlan;
 import me.loutres.juneau.agent.plan.NodePlanner;
 import me.loutres.juneau.agent.plan.NodeView;
+import me.loutres.juneau.agent.plan.TurnRhythm;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.runtime.ControllerRuntime;
@@ -49,13 +50,13 @@ import org.slf4j.LoggerFactory;
  * node must do, the {@link ArpDriver} and the {@link BgpLoop} carry it out, and the {@link LeaseKeeper} keeps the
  * liveness Lease. It runs on the controller's runtime ({@link ControllerRuntime} without leader election: every
  * node's agent works): one key, the node, one worker, so the whole node is reconciled at a time, level-based
- * (everything is recomputed from the caches, so a missed event or a failed write is repaired by the next turn, at the
- * latest a second later). All time is read from the injected {@link Clock}. What the node answers lives in memory
- * only: during an API server outage it answers what it last knew; a dead agent leaves nothing configured.
+ * (everything is recomputed from the caches, so a missed event or a failed write is repaired by the next turn: a
+ * second later while the node has work, {@link TurnRhythm}). All time is read from the injected {@link Clock}. What
+ * the node answers lives in memory only: during an API server outage it answers what it last knew; a dead agent leaves
+ * nothing configured.
  */
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
-    private static final Duration TICK = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** After the first full turn: start-up is over, the first lists are in. */
     private static final Duration SETTLED = Duration.ofSeconds(10);
@@ -97,7 +98,7 @@ public final class NodeAgent implements AutoCloseable {
                 clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
-        // no monitor thread: the one reconcile loop looks at the watches each turn (at least once a second, more
+        // no monitor thread: the one reconcile loop looks at the watches each turn (at least every 10 s, more
         // often while events arrive, so "four looks without a watch" is no duration here). The Lease, renewed every
         // second, and the lists tell of an outage; a watch fabric8 is reconnecting is not one (it was a false
         // second line after a restarted API server in ApiServerOutageMockTest)
@@ -190,7 +191,7 @@ public final class NodeAgent implements AutoCloseable {
         kick();
     }
 
-    /** The runtime's reconcile of the one key; it looks again every second (interfaces, retries, the watch). */
+    /** The runtime's reconcile of the one key; it looks again after {@link TurnRhythm} (interfaces, retries, BIRD). */
     private Result reconcileNode(String node, Term term) {
         heartbeatMillis = clock.millis();
         if (stopping) {
@@ -206,19 +207,19 @@ public final class NodeAgent implements AutoCloseable {
         }
         Instant since = pendingSince;
         pendingSince = null;
-        reconcile(since == null ? clock.instant() : since);
-        return Result.after(TICK);
+        return Result.after(reconcile(since == null ? clock.instant() : since));
     }
 
-    /** One turn: the view, the plan, and each driver carries out its half. */
-    private void reconcile(Instant learned) {
+    /** One turn: the view, the plan, and each driver carries out its half; returns when to look again. */
+    private Duration reconcile(Instant learned) {
         List<GenericKubernetesResource> raw;
         boolean resuming = false;
         if (catchingUp) {
             try {
                 raw = advertisements.listFromServer();
             } catch (KubernetesClientException e) {
-                return; // still paused: answering from a cache older than our Lease could split the brain
+                // still paused: answering from a cache older than our Lease could split the brain
+                return TurnRhythm.BUSY;
             }
             catchingUp = !advertisements.matchesCache(raw);
             resuming = arp.suspended();
@@ -241,6 +242,8 @@ public final class NodeAgent implements AutoCloseable {
         boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, interfaces.get(), options.interfaces()),
                 list, plan.arpInvalid(), learned, resuming);
         lease.owning(owning);
+        return catchingUp ? TurnRhythm.BUSY
+                : TurnRhythm.next(raw.size(), owning, plan, bgp.birdRunning());
     }
 
     /**

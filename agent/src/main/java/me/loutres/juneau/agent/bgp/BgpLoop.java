@@ -30,6 +30,8 @@ public final class BgpLoop implements AutoCloseable {
         return t;
     });
     private volatile boolean stopping;
+    /** Read by the ARP loop without waiting for the driver, which may be busy with BIRD for a while. */
+    private volatile boolean birdRunning;
     private List<String> lastPlanProblems = List.of();
 
     /** @param replan asks for a new plan (a Secret a peer names appeared or changed) */
@@ -59,6 +61,7 @@ public final class BgpLoop implements AutoCloseable {
                 lastPlanProblems = plan.problems();
             }
             List<SessionReport> reports = bgp.apply(plan);
+            birdRunning = bgp.birdPid() >= 0;
             // after BIRD has the plan: reading a Secret is a call to the API server, which a route must not wait for
             if (sources.refreshSecrets()) {
                 replan.run(); // a password appeared or changed: plan again with it
@@ -67,6 +70,11 @@ public final class BgpLoop implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
         }
+    }
+
+    /** Whether BIRD ran after the last plan carried out (its sessions are polled each turn); never waits. */
+    public boolean birdRunning() {
+        return birdRunning;
     }
 
     /** BIRD's pid, or -1 when none runs. */
