@@ -29,9 +29,7 @@ public final class AgentJvm {
             // no shared-memory counters (jcmd still attaches): their sampler woke the JVM 20 times a second
             "-XX:-UsePerfData",
             // an OutOfMemoryError restarts the pod instead of limping on
-            "-XX:+ExitOnOutOfMemoryError",
-            // logging configured in code (AgentLogging), not by logback's XML configurator and its 420 classes
-            "-Djuneau.logging=agent");
+            "-XX:+ExitOnOutOfMemoryError");
 
     /**
      * The environment the agent runs with. glibc gives each thread that allocates natively an arena of its own (up to

@@ -36,6 +36,22 @@ class CodedLoggingTest {
         assertThat(LoggingShape.of(untouched)).isEqualTo(fresh);
     }
 
+    @Test
+    void aProcessToldToLogAsShippedPassesOverTheTestConfigurationButNotANamedFile() throws Exception {
+        System.setProperty(CodedLogging.SHIPPED, "true");
+        try {
+            LoggerContext context = new LoggerContext();
+            assertThat(new CodedLogging().configure(context, null, CodedLoggingTest.class.getClassLoader()))
+                    .as("logback-test.xml on the class path, passed over").isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+            assertThat(LoggingShape.of(context))
+                    .isEqualTo(LoggingShape.of(LoggingShape.fromXml(CodedLogging.class.getResource("/logback.xml"))));
+            assertThat(new CodedLogging().configure(new LoggerContext(), "logback.xml", emptyClassPath()))
+                    .isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        } finally {
+            System.clearProperty(CodedLogging.SHIPPED);
+        }
+    }
+
     private static ClassLoader emptyClassPath() {
         return new URLClassLoader(new URL[0], null);
     }

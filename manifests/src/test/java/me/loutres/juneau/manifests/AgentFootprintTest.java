@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * DaemonSet's requests and limit are those the measurements gave, with room for what the flags bound.
  */
 class AgentFootprintTest {
-    /** A JVM option ({@code -X...}) or one of Juneau's own system properties ({@code -Djuneau.logging=agent}). */
+    /** A JVM option ({@code -X...}) or one of Juneau's own system properties ({@code -Djuneau....}), should one be added. */
     static final Pattern QUOTED_FLAG = Pattern.compile("\"(-X[^\"]+|-Djuneau\\.[^\"]+)\"");
 
     /** The flags in {@code agent/src/main/java/.../AgentJvm.java}, in order. */

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import me.loutres.juneau.agent.AgentJvm;
-import me.loutres.juneau.agent.AgentLogging;
+import me.loutres.juneau.cli.CodedLogging;
 
 /**
  * A real node agent in its own JVM inside a node's namespace ({@code ip netns exec <ns> java ... agent}); the test
@@ -49,11 +49,10 @@ public final class AgentProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(baseJvm);
-        // the command line's own logging (INFO, one line per state change), not a test classpath's: AgentLogging's
-        // (it wins over logback-test.xml) when the flags select it, else the command line's logback.xml (a baseline)
-        if (!baseJvm.contains("-D" + AgentLogging.PROPERTY + "=" + AgentLogging.AGENT)) {
-            cmd.add("-Dlogback.configurationFile=logback.xml");
-        }
+        // the command line's own logging (INFO, one line per state change), not a test classpath's: the shipped
+        // logging in code when these are the shipped flags, else (a baseline's older jars) the command line's logback.xml
+        cmd.add(baseJvm.equals(AgentJvm.FLAGS) ? "-D" + CodedLogging.SHIPPED + "=true"
+                : "-Dlogback.configurationFile=logback.xml");
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", classPath,
                 "me.loutres.juneau.agent.AgentCommand", "--node", node, "--kubeconfig", kubeconfig.toString(),
