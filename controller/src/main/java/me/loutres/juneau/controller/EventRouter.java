@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -273,28 +273,28 @@ final class EventRouter {
 
     /**
      * A handler calling {@code route(old, new)}: {@code old} is null on add; on delete both are the deleted
-     * object. Every delivered version also clears the matching entry of what the controller wrote itself.
+     * object. Every delivered version also clears the matching entry of what the controller wrote itself, and one
+     * that is only the echo of such a write is not routed.
      */
     private <T extends HasMetadata> ResourceEventHandler<T> handler(RecentWrites<T> recent, BiConsumer<T, T> route) {
-        Consumer<T> seen = o -> {
+        // true when the event only echoes the controller's own write: the pass that wrote it already planned with
+        // it, so it re-queues nothing (each new Service's ServiceLoadBalancer create, its status and the Service's
+        // ingress came back as three more passes that wrote nothing)
+        Predicate<T> echo = o -> {
             lastEventNanos = System.nanoTime();
-            if (recent != null) {
-                recent.observed(key(o), o);
-            }
+            return recent != null && recent.observed(key(o), o);
         };
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
-                seen.accept(obj);
-                if (leading.getAsBoolean()) {
+                if (!echo.test(obj) && leading.getAsBoolean()) {
                     route.accept(null, obj);
                 }
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                seen.accept(newObj);
-                if (leading.getAsBoolean()) {
+                if (!echo.test(newObj) && leading.getAsBoolean()) {
                     route.accept(oldObj, newObj);
                 }
             }

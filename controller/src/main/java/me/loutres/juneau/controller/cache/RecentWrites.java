@@ -56,10 +56,37 @@ public final class RecentWrites<T extends HasMetadata> {
         });
     }
 
-    /** The informer delivered this version of the object. */
-    public void observed(String key, T fromInformer) {
+    /**
+     * The informer delivered this version of the object. True when it is the echo of the controller's own write: the
+     * version it wrote last, or an older one. A write carries the resourceVersion it was based on, so no one else's
+     * version lies between that base and ours; an older version is one the controller read or wrote before, and
+     * the pass that wrote ours already looked at it (its event re-queues nothing new). False when nothing is
+     * pending for the key (the event may have overtaken the write's response: then it is handled as anyone's).
+     */
+    public boolean observed(String key, T fromInformer) {
         String seen = fromInformer.getMetadata().getResourceVersion();
-        written.computeIfPresent(key, (k, w) -> caughtUp(seen, w.getMetadata().getResourceVersion()) ? null : w);
+        boolean[] echo = {false};
+        written.computeIfPresent(key, (k, w) -> {
+            String ours = w.getMetadata().getResourceVersion();
+            echo[0] = notNewer(seen, ours);
+            return caughtUp(seen, ours) ? null : w;
+        });
+        return echo[0];
+    }
+
+    /** {@code seen} is {@code ours} or older; unknown when either is not a number, unless they are equal. */
+    static boolean notNewer(String seen, String ours) {
+        if (seen == null || ours == null) {
+            return false;
+        }
+        if (seen.equals(ours)) {
+            return true;
+        }
+        try {
+            return Long.parseLong(seen) <= Long.parseLong(ours);
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     static boolean caughtUp(String seen, String ours) {

@@ -86,8 +86,7 @@ public final class KubeWriter {
     ServiceLoadBalancer replaceServiceLoadBalancerStatus(Term term, ServiceLoadBalancer slb,
             ServiceLoadBalancerStatus next) {
         term.ensureActive();
-        ServiceLoadBalancer copy = copy(slb, ServiceLoadBalancer.class);
-        copy.setStatus(next);
+        ServiceLoadBalancer copy = withStatus(slb, next);
         ServiceLoadBalancer written = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
                 .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus());
         slbs.wrote(ServiceKey.of(written).toString(), written);
@@ -126,14 +125,7 @@ public final class KubeWriter {
     /** Sets {@code status.loadBalancer.ingress} of the Service (empty clears it), at the version read. */
     Service replaceServiceIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
         term.ensureActive();
-        Service copy = copy(svc, Service.class);
-        if (copy.getStatus() == null) {
-            copy.setStatus(new io.fabric8.kubernetes.api.model.ServiceStatus());
-        }
-        if (copy.getStatus().getLoadBalancer() == null) {
-            copy.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus());
-        }
-        copy.getStatus().getLoadBalancer().setIngress(ingress == null || ingress.isEmpty() ? null : ingress);
+        Service copy = withIngress(svc, ingress == null || ingress.isEmpty() ? null : ingress);
         Service written = BoundedCalls.within(client, term,
                 c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
                 .updateStatus());
@@ -173,6 +165,46 @@ public final class KubeWriter {
     /** A deep copy: objects of the informer cache are shared and never modified in place. */
     static <T> T copy(T o, Class<T> type) {
         return SERIALIZATION.convertValue(o, type);
+    }
+
+    /*
+     * The status writes of every new Service build their body from the object read, not from a deep copy of it: a
+     * new top-level object sharing the read one's metadata and spec, which the write only serializes (fabric8 copies
+     * an object only to set a missing resourceVersion, and every write here carries one), with the new status. A
+     * deep copy was a serialization and a parse of the whole object per write.
+     */
+
+    /** {@code slb} with {@code status} instead of its own; {@code slb} is left as it is. */
+    static ServiceLoadBalancer withStatus(ServiceLoadBalancer slb, ServiceLoadBalancerStatus status) {
+        ServiceLoadBalancer out = new ServiceLoadBalancer();
+        out.setApiVersion(slb.getApiVersion());
+        out.setKind(slb.getKind());
+        out.setMetadata(slb.getMetadata());
+        out.setSpec(slb.getSpec());
+        out.setStatus(status);
+        return out;
+    }
+
+    /**
+     * {@code svc} with {@code status.loadBalancer.ingress} set to {@code ingress} (null clears it), the rest of its
+     * status kept; {@code svc} is left as it is.
+     */
+    static Service withIngress(Service svc, List<LoadBalancerIngress> ingress) {
+        io.fabric8.kubernetes.api.model.ServiceStatus read = svc.getStatus();
+        io.fabric8.kubernetes.api.model.LoadBalancerStatus readLb = read == null ? null : read.getLoadBalancer();
+        io.fabric8.kubernetes.api.model.LoadBalancerStatus lb = new io.fabric8.kubernetes.api.model.LoadBalancerStatus(
+                ingress);
+        io.fabric8.kubernetes.api.model.ServiceStatus status = new io.fabric8.kubernetes.api.model.ServiceStatus(
+                read == null ? null : read.getConditions(), lb);
+        if (readLb != null) {
+            readLb.getAdditionalProperties().forEach(lb::setAdditionalProperty);
+        }
+        if (read != null) {
+            read.getAdditionalProperties().forEach(status::setAdditionalProperty);
+        }
+        Service out = new Service(svc.getApiVersion(), svc.getKind(), svc.getMetadata(), svc.getSpec(), status);
+        svc.getAdditionalProperties().forEach(out::setAdditionalProperty);
+        return out;
     }
 
     private static String json(String s) {

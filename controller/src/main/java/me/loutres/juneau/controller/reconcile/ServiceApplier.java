@@ -159,6 +159,8 @@ final class ServiceApplier {
         if (outcome instanceof ClaimOutcome.Lost lost) {
             LOG.warn("{}: status.vip {} is also held by Service {}, whose allocation is older; withdrawing it", key,
                     c.vip(), lost.holder().owner());
+            // the pass after the one that says so allocates anew: its own status write's echo re-queues nothing
+            requeue.service(key);
             return Optional.of(AllocationState.conflict(c.vip(), lost.holder().owner()));
         }
         if (outcome instanceof ClaimOutcome.Won won) {

@@ -72,6 +72,30 @@ class RecentWritesTest {
         assertThat(w.size()).isEqualTo(1);
     }
 
+    @Test
+    void theEchoOfOurWriteAndOlderVersionsAreToldApartFromAnyoneElsesNewerVersion() {
+        RecentWrites<ConfigMap> w = new RecentWrites<>(k -> null);
+        assertThat(w.observed("x", at("3"))).as("nothing written: anyone's").isFalse();
+
+        w.wrote("x", at("7"));
+        assertThat(w.observed("x", at("6"))).as("the create before our status write").isTrue();
+        assertThat(w.size()).isEqualTo(1);
+        assertThat(w.observed("x", at("7"))).as("our write itself").isTrue();
+        assertThat(w.size()).isZero();
+        assertThat(w.observed("x", at("7"))).as("delivered again after the entry went").isFalse();
+
+        w.wrote("x", at("9"));
+        assertThat(w.observed("x", at("10"))).as("someone wrote after us").isFalse();
+        assertThat(w.size()).isZero();
+    }
+
+    @ParameterizedTest(name = "seen {0}, ours {1}: not newer = {2}")
+    @CsvSource({"7, 7, true", "6, 7, true", "8, 7, false", "9, 10, true", "10, 9, false", "abc, abc, true",
+            "abc, 7, false", "7, xyz, false"})
+    void anEchoIsOnlyTrustedForEqualOrComparableVersions(String seen, String ours, boolean notNewer) {
+        assertThat(RecentWrites.notNewer(seen, ours)).isEqualTo(notNewer);
+    }
+
     @ParameterizedTest(name = "seen {0}, ours {1}: caught up = {2}")
     @CsvSource({"7, 7, true", "8, 7, true", "6, 7, false", "10, 9, true", "9, 10, false",
             "abc, 7, true", "7, xyz, true"})
