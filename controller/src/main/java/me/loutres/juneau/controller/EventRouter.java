@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -277,26 +276,31 @@ final class EventRouter {
      * that is only the echo of such a write is not routed.
      */
     private <T extends HasMetadata> ResourceEventHandler<T> handler(RecentWrites<T> recent, BiConsumer<T, T> route) {
-        // true when the event only echoes the controller's own write: the pass that wrote it already planned with
-        // it, so it re-queues nothing (each new Service's ServiceLoadBalancer create, its status and the Service's
-        // ingress came back as three more passes that wrote nothing)
-        Predicate<T> echo = o -> {
+        // an event that only echoes the controller's own write routes nothing: the pass that wrote it already
+        // planned with it (each new Service's ServiceLoadBalancer create, its status and the Service's ingress came
+        // back as passes that wrote nothing). One that comes while a write of its key is on its way waits for it
+        BiConsumer<T, T> deliver = (o, n) -> {
             lastEventNanos = System.nanoTime();
-            return recent != null && recent.observed(key(o), o);
+            Runnable routed = () -> {
+                if (leading.getAsBoolean()) {
+                    route.accept(o, n);
+                }
+            };
+            if (recent == null) {
+                routed.run();
+            } else {
+                recent.delivered(key(n), n, routed);
+            }
         };
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
-                if (!echo.test(obj) && leading.getAsBoolean()) {
-                    route.accept(null, obj);
-                }
+                deliver.accept(null, obj);
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                if (!echo.test(newObj) && leading.getAsBoolean()) {
-                    route.accept(oldObj, newObj);
-                }
+                deliver.accept(oldObj, newObj);
             }
 
             @Override

@@ -57,21 +57,19 @@ public final class KubeWriter {
 
     ServiceLoadBalancer createServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer created = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).create());
-        slbs.wrote(ServiceKey.of(created).toString(), created);
-        return created;
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(slb).create()));
     }
 
     /** Replaces metadata and spec; {@code slb} carries the resourceVersion it was read at. */
     ServiceLoadBalancer updateServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer updated = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update());
         // removing the last finalizer of an object being deleted deletes it: kube-apiserver answers 200 with the
         // final object, which RecentWrites does not keep
-        slbs.wrote(ServiceKey.of(updated).toString(), updated);
-        return updated;
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(slb).update()));
     }
 
     void deleteServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
@@ -87,18 +85,15 @@ public final class KubeWriter {
             ServiceLoadBalancerStatus next) {
         term.ensureActive();
         ServiceLoadBalancer copy = withStatus(slb, next);
-        ServiceLoadBalancer written = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus());
-        slbs.wrote(ServiceKey.of(written).toString(), written);
-        return written;
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(copy).updateStatus()));
     }
 
     ARPAdvertisement createArpAdvertisement(Term term, ARPAdvertisement arp) {
         term.ensureActive();
-        ARPAdvertisement created = BoundedCalls.within(client, term,
-                c -> c.resources(ARPAdvertisement.class).resource(arp).create());
-        arps.wrote(created.getMetadata().getName(), created);
-        return created;
+        return tracked(arps, arp.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).create()));
     }
 
     /** Moves the advertisement to another node in place: only {@code spec.nodeName} changes, the uid stays. */
@@ -109,10 +104,8 @@ public final class KubeWriter {
                 + ",\"labels\":{" + json(JuneauConstants.LABEL_NODE) + ":" + json(node) + "}},\"spec\":{\"nodeName\":"
                 + json(node) + "}}";
         // resource(arp): fabric8 sends the patch as is; withName(..).patch would GET the object first
-        ARPAdvertisement moved = BoundedCalls.within(client, term,
-                c -> c.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch));
-        arps.wrote(moved.getMetadata().getName(), moved);
-        return moved;
+        return tracked(arps, arp.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch)));
     }
 
     void deleteArpAdvertisement(Term term, ARPAdvertisement arp) {
@@ -126,21 +119,16 @@ public final class KubeWriter {
     Service replaceServiceIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
         term.ensureActive();
         Service copy = withIngress(svc, ingress == null || ingress.isEmpty() ? null : ingress);
-        Service written = BoundedCalls.within(client, term,
-                c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
-                .updateStatus());
-        services.wrote(ServiceKey.of(written).toString(), written);
-        return written;
+        return tracked(services, ServiceKey.of(svc).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy).updateStatus()));
     }
 
     AddressPool replacePoolStatus(Term term, AddressPool pool, AddressPoolStatus next) {
         term.ensureActive();
         AddressPool copy = copy(pool, AddressPool.class);
         copy.setStatus(next);
-        AddressPool written = BoundedCalls.within(client, term,
-                c -> c.resources(AddressPool.class).resource(copy).updateStatus());
-        pools.wrote(written.getMetadata().getName(), written);
-        return written;
+        return tracked(pools, pool.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(AddressPool.class).resource(copy).updateStatus()));
     }
 
     Event createEvent(Term term, Event event) {
@@ -160,6 +148,22 @@ public final class KubeWriter {
         BoundedCalls.within(client, term,
                 c -> c.v1().events().inNamespace(namespace).resource(target)
                         .patch(MERGE, "{\"lastTimestamp\":" + json(now) + "}"));
+    }
+
+    /**
+     * Runs a write of {@code key} with {@code recent} told before it is sent and after it is answered (or failed), so
+     * its watch event is known for the echo it is, whichever of the two arrives first.
+     */
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T tracked(RecentWrites<T> recent,
+            String key, java.util.function.Supplier<T> write) {
+        recent.writing(key);
+        T written = null;
+        try {
+            written = write.get();
+            return written;
+        } finally {
+            recent.wrote(key, written);
+        }
     }
 
     /** A deep copy: objects of the informer cache are shared and never modified in place. */
