@@ -69,6 +69,11 @@ echo "controller JVM: $jvm; load average after the last VIP: $(cut -d' ' -f1-3 /
 since "$dir/cpu0" "from its first sync to the last VIP"
 sleep 20
 since "$dir/cpu0" "from its first sync to the end of the idle 20 s"
+# the passes it ran: juneau_reconcile_total by kind and outcome, from its /metrics (the port it picked)
+port="$(ss -ltnpH 2>/dev/null | grep "pid=$ctl," | awk '{print $4}' | sed 's/.*://' | head -n 1)"
+if [ -n "$port" ]; then
+  curl -s "http://127.0.0.1:$port/metrics" | grep '^juneau_reconcile_total' | sed 's/^/  /' || true
+fi
 echo "after 20 s idle: $(grep VmRSS /proc/$ctl/status); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 jcmd $ctl GC.heap_info | grep -E 'generation|garbage-first heap|PSYoungGen|ParOldGen'
 jcmd $ctl GC.run >/dev/null; sleep 2
