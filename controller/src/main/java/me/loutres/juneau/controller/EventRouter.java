@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
@@ -273,30 +272,35 @@ final class EventRouter {
 
     /**
      * A handler calling {@code route(old, new)}: {@code old} is null on add; on delete both are the deleted
-     * object. Every delivered version also clears the matching entry of what the controller wrote itself.
+     * object. Every delivered version also clears the matching entry of what the controller wrote itself, and one
+     * that is only the echo of such a write is not routed.
      */
     private <T extends HasMetadata> ResourceEventHandler<T> handler(RecentWrites<T> recent, BiConsumer<T, T> route) {
-        Consumer<T> seen = o -> {
+        // an event that only echoes the controller's own write routes nothing: the pass that wrote it already
+        // planned with it (each new Service's ServiceLoadBalancer create, its status and the Service's ingress came
+        // back as passes that wrote nothing). One that comes while a write of its key is on its way waits for it
+        BiConsumer<T, T> deliver = (o, n) -> {
             lastEventNanos = System.nanoTime();
-            if (recent != null) {
-                recent.observed(key(o), o);
+            Runnable routed = () -> {
+                if (leading.getAsBoolean()) {
+                    route.accept(o, n);
+                }
+            };
+            if (recent == null) {
+                routed.run();
+            } else {
+                recent.delivered(key(n), n, routed);
             }
         };
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
-                seen.accept(obj);
-                if (leading.getAsBoolean()) {
-                    route.accept(null, obj);
-                }
+                deliver.accept(null, obj);
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                seen.accept(newObj);
-                if (leading.getAsBoolean()) {
-                    route.accept(oldObj, newObj);
-                }
+                deliver.accept(oldObj, newObj);
             }
 
             @Override

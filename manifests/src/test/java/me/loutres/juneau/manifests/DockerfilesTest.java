@@ -185,6 +185,11 @@ class DockerfilesTest {
         Matcher bin = Pattern.compile("controller\\) jvm_flags=\\(-Xmx(\\d+)m -XX:\\+UseSerialGC")
                 .matcher(Files.readString(ROOT.resolve("bin/juneau")));
         assertThat(bin.find()).as("bin/juneau controller has an explicit heap and the serial collector").isTrue();
+        Matcher binFlags = Pattern.compile("controller\\) jvm_flags=\\(([^)]*)\\)")
+                .matcher(Files.readString(ROOT.resolve("bin/juneau")));
+        assertThat(binFlags.find()).isTrue();
+        assertThat(entrypoint).as("the image compiles with C1 only, as measured").contains("-XX:TieredStopAtLevel=1");
+        assertThat(binFlags.group(1)).as("bin/juneau controller likewise").contains("-XX:TieredStopAtLevel=1");
         for (Install i : Install.both()) {
             List<JsonNode> pods = pods(i, "controller");
             assertThat(pods).as("the controller's pod in %s", i).isNotEmpty();

@@ -57,21 +57,19 @@ public final class KubeWriter {
 
     ServiceLoadBalancer createServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer created = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).create());
-        slbs.wrote(ServiceKey.of(created).toString(), created);
-        return created;
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(slb).create()));
     }
 
     /** Replaces metadata and spec; {@code slb} carries the resourceVersion it was read at. */
     ServiceLoadBalancer updateServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
         term.ensureActive();
-        ServiceLoadBalancer updated = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(slb).update());
         // removing the last finalizer of an object being deleted deletes it: kube-apiserver answers 200 with the
         // final object, which RecentWrites does not keep
-        slbs.wrote(ServiceKey.of(updated).toString(), updated);
-        return updated;
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(slb).update()));
     }
 
     void deleteServiceLoadBalancer(Term term, ServiceLoadBalancer slb) {
@@ -86,20 +84,16 @@ public final class KubeWriter {
     ServiceLoadBalancer replaceServiceLoadBalancerStatus(Term term, ServiceLoadBalancer slb,
             ServiceLoadBalancerStatus next) {
         term.ensureActive();
-        ServiceLoadBalancer copy = copy(slb, ServiceLoadBalancer.class);
-        copy.setStatus(next);
-        ServiceLoadBalancer written = BoundedCalls.within(client, term, c -> c.resources(ServiceLoadBalancer.class)
-                .inNamespace(slb.getMetadata().getNamespace()).resource(copy).updateStatus());
-        slbs.wrote(ServiceKey.of(written).toString(), written);
-        return written;
+        ServiceLoadBalancer copy = withStatus(slb, next);
+        return tracked(slbs, ServiceKey.of(slb).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ServiceLoadBalancer.class).inNamespace(slb.getMetadata().getNamespace())
+                        .resource(copy).updateStatus()));
     }
 
     ARPAdvertisement createArpAdvertisement(Term term, ARPAdvertisement arp) {
         term.ensureActive();
-        ARPAdvertisement created = BoundedCalls.within(client, term,
-                c -> c.resources(ARPAdvertisement.class).resource(arp).create());
-        arps.wrote(created.getMetadata().getName(), created);
-        return created;
+        return tracked(arps, arp.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).create()));
     }
 
     /** Moves the advertisement to another node in place: only {@code spec.nodeName} changes, the uid stays. */
@@ -110,10 +104,8 @@ public final class KubeWriter {
                 + ",\"labels\":{" + json(JuneauConstants.LABEL_NODE) + ":" + json(node) + "}},\"spec\":{\"nodeName\":"
                 + json(node) + "}}";
         // resource(arp): fabric8 sends the patch as is; withName(..).patch would GET the object first
-        ARPAdvertisement moved = BoundedCalls.within(client, term,
-                c -> c.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch));
-        arps.wrote(moved.getMetadata().getName(), moved);
-        return moved;
+        return tracked(arps, arp.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(ARPAdvertisement.class).resource(arp).patch(MERGE, patch)));
     }
 
     void deleteArpAdvertisement(Term term, ARPAdvertisement arp) {
@@ -126,29 +118,17 @@ public final class KubeWriter {
     /** Sets {@code status.loadBalancer.ingress} of the Service (empty clears it), at the version read. */
     Service replaceServiceIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
         term.ensureActive();
-        Service copy = copy(svc, Service.class);
-        if (copy.getStatus() == null) {
-            copy.setStatus(new io.fabric8.kubernetes.api.model.ServiceStatus());
-        }
-        if (copy.getStatus().getLoadBalancer() == null) {
-            copy.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus());
-        }
-        copy.getStatus().getLoadBalancer().setIngress(ingress == null || ingress.isEmpty() ? null : ingress);
-        Service written = BoundedCalls.within(client, term,
-                c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy)
-                .updateStatus());
-        services.wrote(ServiceKey.of(written).toString(), written);
-        return written;
+        Service copy = withIngress(svc, ingress == null || ingress.isEmpty() ? null : ingress);
+        return tracked(services, ServiceKey.of(svc).toString(), () -> BoundedCalls.within(client, term,
+                c -> c.services().inNamespace(svc.getMetadata().getNamespace()).resource(copy).updateStatus()));
     }
 
     AddressPool replacePoolStatus(Term term, AddressPool pool, AddressPoolStatus next) {
         term.ensureActive();
         AddressPool copy = copy(pool, AddressPool.class);
         copy.setStatus(next);
-        AddressPool written = BoundedCalls.within(client, term,
-                c -> c.resources(AddressPool.class).resource(copy).updateStatus());
-        pools.wrote(written.getMetadata().getName(), written);
-        return written;
+        return tracked(pools, pool.getMetadata().getName(), () -> BoundedCalls.within(client, term,
+                c -> c.resources(AddressPool.class).resource(copy).updateStatus()));
     }
 
     Event createEvent(Term term, Event event) {
@@ -170,9 +150,65 @@ public final class KubeWriter {
                         .patch(MERGE, "{\"lastTimestamp\":" + json(now) + "}"));
     }
 
+    /**
+     * Runs a write of {@code key} with {@code recent} told before it is sent and after it is answered (or failed), so
+     * its watch event is known for the echo it is, whichever of the two arrives first.
+     */
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T tracked(RecentWrites<T> recent,
+            String key, java.util.function.Supplier<T> write) {
+        recent.writing(key);
+        T written = null;
+        try {
+            written = write.get();
+            return written;
+        } finally {
+            recent.wrote(key, written);
+        }
+    }
+
     /** A deep copy: objects of the informer cache are shared and never modified in place. */
     static <T> T copy(T o, Class<T> type) {
         return SERIALIZATION.convertValue(o, type);
+    }
+
+    /*
+     * The status writes of every new Service build their body from the object read, not from a deep copy of it: a
+     * new top-level object sharing the read one's metadata and spec, which the write only serializes (fabric8 copies
+     * an object only to set a missing resourceVersion, and every write here carries one), with the new status. A
+     * deep copy was a serialization and a parse of the whole object per write.
+     */
+
+    /** {@code slb} with {@code status} instead of its own; {@code slb} is left as it is. */
+    static ServiceLoadBalancer withStatus(ServiceLoadBalancer slb, ServiceLoadBalancerStatus status) {
+        ServiceLoadBalancer out = new ServiceLoadBalancer();
+        out.setApiVersion(slb.getApiVersion());
+        out.setKind(slb.getKind());
+        out.setMetadata(slb.getMetadata());
+        out.setSpec(slb.getSpec());
+        out.setStatus(status);
+        return out;
+    }
+
+    /**
+     * {@code svc} with {@code status.loadBalancer.ingress} set to {@code ingress} (null clears it), the rest of its
+     * status kept; {@code svc} is left as it is.
+     */
+    static Service withIngress(Service svc, List<LoadBalancerIngress> ingress) {
+        io.fabric8.kubernetes.api.model.ServiceStatus read = svc.getStatus();
+        io.fabric8.kubernetes.api.model.LoadBalancerStatus readLb = read == null ? null : read.getLoadBalancer();
+        io.fabric8.kubernetes.api.model.LoadBalancerStatus lb = new io.fabric8.kubernetes.api.model.LoadBalancerStatus(
+                ingress);
+        io.fabric8.kubernetes.api.model.ServiceStatus status = new io.fabric8.kubernetes.api.model.ServiceStatus(
+                read == null ? null : read.getConditions(), lb);
+        if (readLb != null) {
+            readLb.getAdditionalProperties().forEach(lb::setAdditionalProperty);
+        }
+        if (read != null) {
+            read.getAdditionalProperties().forEach(status::setAdditionalProperty);
+        }
+        Service out = new Service(svc.getApiVersion(), svc.getKind(), svc.getMetadata(), svc.getSpec(), status);
+        svc.getAdditionalProperties().forEach(out::setAdditionalProperty);
+        return out;
     }
 
     private static String json(String s) {

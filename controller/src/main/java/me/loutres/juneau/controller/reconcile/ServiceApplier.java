@@ -156,6 +156,8 @@ final class ServiceApplier {
         if (outcome instanceof ClaimOutcome.Lost lost) {
             LOG.warn("{}: status.vip {} is also held by Service {}, whose allocation is older; withdrawing it", key,
                     c.vip(), lost.holder().owner());
+            // the pass after the one that says so allocates anew: its own status write's echo re-queues nothing
+            requeue.service(key);
         } else if (outcome instanceof ClaimOutcome.Won won) {
             LOG.warn("{}: status.vip {} is also recorded by Service {}, whose allocation is younger; it gives it up",
                     key, c.vip(), won.loser().owner());
