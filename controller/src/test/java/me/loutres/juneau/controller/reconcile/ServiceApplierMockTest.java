@@ -48,19 +48,7 @@ class ServiceApplierMockTest {
         KubeWriter writer = new KubeWriter(client, cache);
         EventRecorder events = new EventRecorder(writer, "test", Clock.systemUTC());
         ControllerMetrics metrics = new ControllerMetrics();
-        Requeue none = new Requeue() {
-            @Override
-            public void service(ServiceKey key) {
-            }
-
-            @Override
-            public void pool(String name) {
-            }
-
-            @Override
-            public void network(String name) {
-            }
-        };
+        Requeue none = new NoRequeue();
         applier = new ServiceApplier(cache, writer, events, metrics, none, new MalformedReports(events, metrics),
                 new ServiceMemory(Clock.systemUTC()));
     }

@@ -58,19 +58,7 @@ class ServiceReconcilerMockTest {
         KubeWriter writer = new KubeWriter(client, cache);
         EventRecorder events = new EventRecorder(writer, "test", Clock.systemUTC());
         ControllerMetrics metrics = new ControllerMetrics();
-        Requeue none = new Requeue() {
-            @Override
-            public void service(ServiceKey key) {
-            }
-
-            @Override
-            public void pool(String name) {
-            }
-
-            @Override
-            public void network(String name) {
-            }
-        };
+        Requeue none = new NoRequeue();
         reconciler = new ServiceReconciler(cache, writer, events, metrics, none, Clock.systemUTC(),
                 new MalformedReports(events, metrics), true, ManagedServices.CLASSED, snapshot -> {
                     calls.add(snapshot);
