@@ -2,6 +2,7 @@ package me.loutres.juneau.controller.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Objects;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisementSpec;
 import me.loutres.juneau.controller.ServiceKey;
@@ -12,52 +13,74 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ARPAdvertisement as a dependent resource: makes the one that exists match the one the plan wants, writing
+ * The ARPAdvertisement as a {@link Dependent}: the one that exists is made to match the one the plan wants, writing
  * only the difference, each write through {@link KubeWriter} (the leadership term is checked first).
  */
 final class ArpWriter {
     private static final Logger LOG = LoggerFactory.getLogger(ArpWriter.class);
 
-    private final KubeWriter writer;
+    /**
+     * Address and network are immutable (replaced: delete and create); the node moves in place, so the uid stays:
+     * {@code spec.nodeName} and the node label change together, so each node agent watches only its own
+     * (docs/api-reference.md).
+     */
+    static final Dependent.Match<ARPAdvertisement> MATCH = new Dependent.Match<>() {
+        @Override
+        public boolean sameImmutable(ARPAdvertisement actual, ARPAdvertisement desired) {
+            ARPAdvertisementSpec is = actual.getSpec();
+            return is == null || Objects.equals(is.getAddress(), desired.getSpec().getAddress())
+                    && Objects.equals(is.getExternalNetwork(), desired.getSpec().getExternalNetwork());
+        }
+
+        @Override
+        public boolean same(ARPAdvertisement actual, ARPAdvertisement desired) {
+            return actual.getSpec() != null
+                    && Objects.equals(actual.getSpec().getNodeName(), desired.getSpec().getNodeName());
+        }
+
+        @Override
+        public String patch(ARPAdvertisement actual, ARPAdvertisement desired) {
+            String node = WriteBodies.json(desired.getSpec().getNodeName());
+            return "{\"metadata\":{\"resourceVersion\":" + WriteBodies.json(actual.getMetadata().getResourceVersion())
+                    + ",\"labels\":{" + WriteBodies.json(JuneauConstants.LABEL_NODE) + ":" + node
+                    + "}},\"spec\":{\"nodeName\":" + node + "}}";
+        }
+    };
+
+    private final Dependent<ARPAdvertisement> advertisements;
 
     ArpWriter(KubeWriter writer) {
-        this.writer = writer;
+        this.advertisements = new Dependent<>(writer, writer.kinds().arps(), MATCH);
     }
 
     /**
-     * None there → create it; on another node → move it in place (only {@code spec.nodeName} and its label change,
-     * the uid stays); another address or network (both immutable) → delete it and create the new one; the same →
-     * nothing. {@link DesiredArp.Absent} deletes what exists, {@link DesiredArp.Untouched} leaves it. A write the
-     * API server refuses (admission or validation) comes back as a denial.
+     * {@link DesiredArp.Present} is made to exist as wanted ({@link Dependent#verb}), {@link DesiredArp.Absent}
+     * deletes what exists, {@link DesiredArp.Untouched} leaves it. A create or move the API server refuses
+     * (admission or validation) comes back as a denial.
      */
     WriteDenial apply(Term term, ServiceKey key, ARPAdvertisement actual, DesiredArp desired) {
-        if (desired instanceof DesiredArp.Absent) {
-            if (actual != null) {
-                writer.deleteArpAdvertisement(term, actual);
-            }
+        ARPAdvertisement want;
+        if (desired instanceof DesiredArp.Present p) {
+            want = p.advertisement();
+        } else if (desired instanceof DesiredArp.Absent) {
+            want = null;
+        } else {
             return null;
         }
-        if (!(desired instanceof DesiredArp.Present p)) {
-            return null;
-        }
-        ARPAdvertisement want = p.advertisement();
-        String create = "create ARPAdvertisement \"" + want.getMetadata().getName() + "\" for node " + p.node();
-        if (actual == null) {
-            return denied(() -> writer.createArpAdvertisement(term, want), create);
-        }
-        ARPAdvertisementSpec is = actual.getSpec();
-        if (is != null && (!Objects.equals(is.getAddress(), want.getSpec().getAddress())
-                || !Objects.equals(is.getExternalNetwork(), want.getSpec().getExternalNetwork()))) {
+        Dependent.Verb verb = advertisements.verb(actual, want);
+        if (verb == Dependent.Verb.REPLACE) {
             LOG.info("{}: replacing ARPAdvertisement {} made for {} in {}", key, actual.getMetadata().getName(),
-                    is.getAddress(), is.getExternalNetwork());
-            writer.deleteArpAdvertisement(term, actual);
-            return denied(() -> writer.createArpAdvertisement(term, want), create);
+                    actual.getSpec().getAddress(), actual.getSpec().getExternalNetwork());
         }
-        if (is == null || !Objects.equals(is.getNodeName(), p.node())) {
-            return denied(() -> writer.moveArpAdvertisement(term, actual, p.node()),
-                    "move ARPAdvertisement \"" + actual.getMetadata().getName() + "\" to node " + p.node());
+        advertisements.remove(term, verb, actual); // a refused delete is an error, not a denial
+        if (!verb.writes()) {
+            return null;
         }
-        return null;
+        String node = want.getSpec().getNodeName();
+        String what = verb == Dependent.Verb.PATCH
+                ? "move ARPAdvertisement \"" + actual.getMetadata().getName() + "\" to node " + node
+                : "create ARPAdvertisement \"" + want.getMetadata().getName() + "\" for node " + node;
+        return denied(() -> advertisements.write(term, verb, actual, want), what);
     }
 
     /** Admission (403) or validation (422) refusals become a denial; every other failure propagates. */

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Events on Services ({@code kubectl describe service} shows them). The event name is derived from the Service
  * uid, reason and message, so recording the same thing twice — a retry, a restart, a new leader — cannot make a
- * second event: the API server answers 409 and the existing event's count goes up instead, as kubectl's own
- * event aggregation does. Failing to record an event never fails a reconcile.
+ * second event: the API server answers 409 and the existing event's lastTimestamp moves instead (its count
+ * stays: reading it would need one more permission). Failing to record an event never fails a reconcile.
  */
 public final class EventRecorder {
     public static final String NORMAL = "Normal";
@@ -56,8 +56,8 @@ public final class EventRecorder {
         try {
             for (String message : messages) {
                 try {
-                    writer.repeatEvent(term, ns, eventName(svc.getMetadata().getName(), svc.getMetadata().getUid(),
-                            reason, message), now);
+                    repeat(term, ns, eventName(svc.getMetadata().getName(), svc.getMetadata().getUid(), reason,
+                            message), now);
                     return;
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 404) {
@@ -98,11 +98,11 @@ public final class EventRecorder {
                 .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
                 .build();
         try {
-            writer.createEvent(term, event);
+            writer.create(term, writer.kinds().events(), event);
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
                 try {
-                    writer.repeatEvent(term, ns, name, now);
+                    repeat(term, ns, name, now);
                 } catch (KubernetesClientException again) {
                     LOG.debug("could not update event {}/{}: {}", ns, name, again.getMessage());
                 }
@@ -113,6 +113,17 @@ public final class EventRecorder {
         } catch (LostLeadershipException e) {
             // the next leader records what is still true
         }
+    }
+
+    /**
+     * The same event was recorded before (same name): only its lastTimestamp moves, so {@code kubectl describe}
+     * shows it happened again. Its count is left alone: reading it would need one more permission for little.
+     */
+    private void repeat(Term term, String namespace, String name, String now) {
+        Event target = new EventBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+                .build();
+        String patch = "{\"lastTimestamp\":" + WriteBodies.json(now) + "}";
+        writer.mergePatch(term, writer.kinds().events(), target, patch);
     }
 
     /** {@code <service>.<16 hex digits>}: stable for one (Service uid, reason, message). */

@@ -84,7 +84,7 @@ public final class PoolReconciler {
                 || !PoolConditions.same(current.getConditions(), conditions)) {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
             next.setConditions(conditions);
-            writer.replacePoolStatus(st.term(), pool, next);
+            writer.updateStatus(st.term(), writer.kinds().pools(), WriteBodies.withStatus(pool, next));
             LOG.info("AddressPool {}: {}/{} addresses allocated, {} free{}", name, usage.allocated(), usage.total(),
                     usage.free(), reserved == 0 ? "" : ", " + reserved + " reserved (the cluster network uses them)");
         }

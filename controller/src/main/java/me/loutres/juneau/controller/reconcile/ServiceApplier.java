@@ -1,6 +1,7 @@
 package me.loutres.juneau.controller.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.Service;
 import java.util.List;
 import java.util.Objects;
@@ -79,7 +80,7 @@ final class ServiceApplier {
                 ? st.book().release(key.toString()) : Optional.empty();
         released.ifPresent(r -> released(r, st));
         if (d.ingress() != null) {
-            writer.replaceServiceIngress(term, s.service(), d.ingress());
+            setIngress(term, s.service(), d.ingress());
         }
         switch (d.lifecycle()) {
             case REPLACE_STALE -> LOG.info("{}: deleting ServiceLoadBalancer of a previous Service with this name"
@@ -102,14 +103,14 @@ final class ServiceApplier {
     /** The ServiceLoadBalancer as it is after the write (the one read when there is none). */
     ServiceLoadBalancer writeSlb(Term term, ServiceKey key, ServiceLoadBalancer read, SlbWrite w) {
         if (w instanceof SlbWrite.Delete del) {
-            writer.deleteServiceLoadBalancer(term, del.slb());
+            writer.delete(term, writer.kinds().slbs(), del.slb());
             return null;
         }
         ServiceLoadBalancer written;
         if (w instanceof SlbWrite.Create c) {
-            written = writer.createServiceLoadBalancer(term, c.slb());
+            written = writer.create(term, writer.kinds().slbs(), c.slb());
         } else if (w instanceof SlbWrite.Update u) {
-            written = writer.updateServiceLoadBalancer(term, u.slb());
+            written = writer.update(term, writer.kinds().slbs(), u.slb());
         } else {
             return read;
         }
@@ -207,7 +208,7 @@ final class ServiceApplier {
         count(d.tallies(), true);
         ServiceLoadBalancerStatus status = d.statusOn(slb);
         if (status != null) {
-            writer.replaceServiceLoadBalancerStatus(term, slb, status);
+            writer.updateStatus(term, writer.kinds().slbs(), WriteBodies.withStatus(slb, status));
             logChange(key, slb.getStatus(), status);
             d.events().forEach(e -> events.record(term, svc, e.type(), e.reason(), e.message()));
             count(d.tallies(), false);
@@ -220,7 +221,7 @@ final class ServiceApplier {
                     d.reannounce());
         }
         WriteDenial refused = d.ingress() == null ? null : ArpWriter.denied(
-                () -> writer.replaceServiceIngress(term, svc, d.ingress()),
+                () -> setIngress(term, svc, d.ingress()),
                 "set status.loadBalancer.ingress of Service " + key);
         if (refused != null) {
             Warnings w = Warnings.once(memory.standing(key), refused.warning());
@@ -228,6 +229,11 @@ final class ServiceApplier {
             metrics.writeDenied();
         }
         return refused != null;
+    }
+
+    /** {@code status.loadBalancer.ingress} of the Service (empty clears it), at the version read. */
+    private void setIngress(Term term, Service svc, List<LoadBalancerIngress> ingress) {
+        writer.updateStatus(term, writer.kinds().services(), WriteBodies.withIngress(svc, ingress));
     }
 
     private void warn(Term term, ServiceKey key, Service svc, List<PlannedEvent> warnings,

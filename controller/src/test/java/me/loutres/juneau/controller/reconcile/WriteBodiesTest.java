@@ -14,7 +14,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import org.junit.jupiter.api.Test;
 
 /** The bodies of the status writes: what the deep copy sent, without copying, and the object read untouched. */
-class KubeWriterBodiesTest {
+class WriteBodiesTest {
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     @Test
@@ -33,9 +33,9 @@ class KubeWriterBodiesTest {
         next.setPhase("Ready");
         next.setVip("10.0.0.1");
 
-        ServiceLoadBalancer body = KubeWriter.withStatus(read, next);
+        ServiceLoadBalancer body = WriteBodies.withStatus(read, next);
 
-        ServiceLoadBalancer expected = KubeWriter.copy(read, ServiceLoadBalancer.class);
+        ServiceLoadBalancer expected = WriteBodies.copy(read, ServiceLoadBalancer.class);
         expected.setStatus(next);
         assertThat(JSON.asJson(body)).isEqualTo(JSON.asJson(expected));
         assertThat(JSON.asJson(read)).as("the object read is not changed").isEqualTo(readJson);
@@ -54,9 +54,9 @@ class KubeWriterBodiesTest {
         List<LoadBalancerIngress> ingress = List.of(new LoadBalancerIngressBuilder().withIp("10.0.0.1").build());
 
         for (List<LoadBalancerIngress> set : java.util.Arrays.asList(ingress, null)) {
-            Service body = KubeWriter.withIngress(read, set);
+            Service body = WriteBodies.withIngress(read, set);
 
-            Service expected = KubeWriter.copy(read, Service.class);
+            Service expected = WriteBodies.copy(read, Service.class);
             expected.getStatus().getLoadBalancer().setIngress(set);
             assertThat(JSON.asJson(body)).isEqualTo(JSON.asJson(expected));
             assertThat(JSON.asJson(read)).as("the Service read is not changed").isEqualTo(readJson);
@@ -69,7 +69,7 @@ class KubeWriterBodiesTest {
                 .withResourceVersion("3").endMetadata().build();
         List<LoadBalancerIngress> ingress = List.of(new LoadBalancerIngressBuilder().withIp("10.0.0.2").build());
 
-        Service body = KubeWriter.withIngress(read, ingress);
+        Service body = WriteBodies.withIngress(read, ingress);
 
         assertThat(body.getStatus().getLoadBalancer().getIngress()).isEqualTo(ingress);
         assertThat(body.getMetadata().getResourceVersion()).isEqualTo("3");
