@@ -31,6 +31,7 @@ cpu() {
     comm="$(cat "$t/comm" 2>/dev/null)" || continue
     case "$comm" in
       vert.x-*) group="client I/O and JSON (vert.x)" ;;
+      HttpClient-*|JdkHttpClient*) group="client I/O and JSON (JDK client)" ;; # fabric8 on the JDK's HTTP client
       juneau-*) group="controller (workers, lease, watch monitor)" ;;
       pool-*|-*-pool*) group="informer handlers (fabric8)" ;; # "-793808700-pool-3-thread-1", cut at 15 characters
       C1\ Compiler*|C2\ Compiler*) group="JIT" ;;
