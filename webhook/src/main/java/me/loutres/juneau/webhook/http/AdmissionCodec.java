@@ -47,6 +47,7 @@ public final class AdmissionCodec {
     /** The configured readers and writer; built once, on first use or by {@link #prepare()}. */
     private static final class Mappers {
         final ObjectReader reader;
+        final ObjectReader readerWithoutManagedFields;
         final ObjectReader treeReader;
         final ObjectWriter writer;
 
@@ -57,6 +58,7 @@ public final class AdmissionCodec {
             new KubernetesSerialization(mapper, false); // fabric8's settings for its model types
             mapper.addMixIn(AdmissionRequest.class, RawJsonMixin.class);
             reader = mapper.readerFor(Received.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            readerWithoutManagedFields = reader.withAttribute(RawJsonMixin.DROP_MANAGED_FIELDS, Boolean.TRUE);
             treeReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
             writer = mapper.writerFor(AdmissionReview.class);
         }
@@ -89,12 +91,21 @@ public final class AdmissionCodec {
     }
 
     public Decoded decode(byte[] body) throws RejectedRequestException {
+        return decode(body, true);
+    }
+
+    /**
+     * The review; with {@code keepManagedFields} false its objects come without {@code metadata.managedFields}, for
+     * rules that never read it ({@code Endpoint.readsManagedFields}). Problems are found and named as with it.
+     */
+    public Decoded decode(byte[] body, boolean keepManagedFields) throws RejectedRequestException {
         if (body.length == 0) {
             throw badRequest("the request body is empty; send an AdmissionReview (" + API_VERSION + ")");
         }
         Received review;
         try {
-            review = mappers().reader.readValue(body);
+            Mappers m = mappers();
+            review = (keepManagedFields ? m.reader : m.readerWithoutManagedFields).readValue(body);
         } catch (IOException bindingFailed) {
             throw diagnose(body, bindingFailed);
         }
