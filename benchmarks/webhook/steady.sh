@@ -3,7 +3,8 @@
 # cold"): start `juneau webhook` with the flags a build ships, time its first /readyz 200, warm it up for 20 s, then
 # per repetition, interleaved on the same process: hey at a fixed 1,000 req/s against GET /healthz and against the
 # 3,477-byte Service review (POST /validate/services), then wrk's closed-loop maximum against each; the resident
-# set is read after every step.
+# set is read after every step, and for each wrk step the webhook JVM's CPU (user + system, /proc) per answered
+# request: on a machine other work loads, the review's CPU per request against healthz's says more than the maxima.
 #
 #   benchmarks/webhook/steady.sh [--root DIR] [--flags juneau|image] [--reps N] [--out DIR] [--extra 'JVM FLAGS']
 #       [--ready-only]
@@ -116,10 +117,11 @@ summary_hey() { # target req/s p50 p99 errors
   awk -v t="$1" '/Requests\/sec/ {rps=$2} /  50% in/ {p50=$3*1000} /  99% in/ {p99=$3*1000}
     /\[200\]/ {ok=$2} END {printf "%s hey-1000 rps=%.0f p50_ms=%.2f p99_ms=%.2f ok=%s\n", t, rps, p50, p99, ok}'
 }
-summary_wrk() {
-  awk -v t="$1" '/Requests\/sec/ {rps=$2} / 99%/ {p99=$2} /Non-2xx/ {bad=$NF}
-    END {printf "%s wrk-max rps=%.0f p99=%s non2xx=%s\n", t, rps, p99, bad+0}'
+summary_wrk() { # target cpu_ms_used
+  awk -v t="$1" -v cpu="${2:-0}" '/Requests\/sec/ {rps=$2} / 99%/ {p99=$2} /Non-2xx/ {bad=$NF} / requests in / {n=$1}
+    END {printf "%s wrk-max rps=%.0f p99=%s non2xx=%s cpu_us_per_req=%.1f\n", t, rps, p99, bad+0, (n > 0 ? cpu * 1000 / n : 0)}'
 }
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$jvm/stat"; }
 
 # warm-up: both paths at once for 20 s (the review at 1,000 req/s)
 hey -host localhost -z 20s -c 10 -q $(( rate / 10 )) "${review_hey[@]}" >/dev/null &
@@ -129,8 +131,10 @@ echo "after warm-up rss_mib=$(rss) load=$(load)"
 for r in $(seq 1 "$reps"); do
   fixed "${healthz_hey[@]}" | summary_hey "rep=$r healthz"; echo "  rss_mib=$(rss) load=$(load)"
   fixed "${review_hey[@]}" | summary_hey "rep=$r review "; echo "  rss_mib=$(rss) load=$(load)"
-  wrk -t2 -c8 -d${max_seconds}s --latency "$url/healthz" | summary_wrk "rep=$r healthz"; echo "  rss_mib=$(rss) load=$(load)"
-  wrk -t2 -c8 -d${max_seconds}s --latency -s "$out/review.lua" "$url/validate/services" | summary_wrk "rep=$r review "
+  c0=$(cpu_ms); wrk -t2 -c8 -d${max_seconds}s --latency "$url/healthz" >"$out/wrk.txt"
+  summary_wrk "rep=$r healthz" $(( $(cpu_ms) - c0 )) <"$out/wrk.txt"; echo "  rss_mib=$(rss) load=$(load)"
+  c0=$(cpu_ms); wrk -t2 -c8 -d${max_seconds}s --latency -s "$out/review.lua" "$url/validate/services" >"$out/wrk.txt"
+  summary_wrk "rep=$r review " $(( $(cpu_ms) - c0 )) <"$out/wrk.txt"
   echo "  rss_mib=$(rss) load=$(load)"
 done
 grep -c '"allowed":true' <(curl -ks -H 'Content-Type: application/json' --data-binary @"$out/review.json" \

@@ -31,6 +31,16 @@ public record Endpoint(String path, String webhookName, boolean mutating, String
         operations = List.copyOf(operations);
     }
 
+    /**
+     * False for the Service endpoints: their rules never read {@code metadata.managedFields} (the API server's record
+     * of who set which field, which the shared reader drops before binding anyway), so the webhook need not build it
+     * into the request's trees; it was about a third of a Service review's parsing (BENCHMARKS.md, "Webhook steady and
+     * cold"). The other kinds' rules compare whole objects and keep it.
+     */
+    public boolean readsManagedFields() {
+        return rules != Rules.SERVICE_MUTATION && rules != Rules.SERVICE_VALIDATION;
+    }
+
     /** The rule sets of the engine, one per endpoint. */
     public enum Rules {
         SERVICE_MUTATION, SERVICE_VALIDATION, ADDRESS_POOLS, EXTERNAL_NETWORKS, SERVICE_LOAD_BALANCERS,

@@ -1,6 +1,5 @@
 package me.loutres.juneau.admission;
 
-import io.fabric8.kubernetes.api.model.Service;
 import java.util.List;
 import java.util.Map;
 import me.loutres.juneau.api.JuneauConstants;
@@ -19,13 +18,13 @@ final class ServiceMutation implements KindRules {
     @Override
     public Verdict review(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        Service service = ServiceRules.writtenService(review);
-        if (service == null || !managed.manages(service)) {
+        ServiceFields service = ServiceRules.writtenService(review);
+        if (service == null || !managed.manages(service.type(), service.loadBalancerClass())) {
             return verdict;
         }
         // CREATE and UPDATE: the API server defaults an omitted policy to Cluster on every write (a kubectl replace of a
         // manifest without the field), so an explicit Cluster cannot be told apart from none; the warning shows it
-        String policy = service.getSpec().getExternalTrafficPolicy();
+        String policy = service.externalTrafficPolicy();
         if (policy == null || "Cluster".equals(policy)) {
             String path = JsonPatch.pointer("spec", "externalTrafficPolicy");
             verdict.patch(policy == null ? JsonPatch.add(path, LOCAL) : JsonPatch.replace(path, LOCAL));
@@ -35,13 +34,11 @@ final class ServiceMutation implements KindRules {
                     + "externalTrafficPolicy: Local in the manifest to stop seeing this warning (and the drift GitOps tools show, "
                     + "docs/ci.md)");
         }
-        Map<String, String> annotations = service.getMetadata().getAnnotations();
-        if (annotations != null) {
-            for (String key : List.of(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, JuneauConstants.ANNOTATION_REQUESTED_IP)) {
-                String value = annotations.get(key);
-                if (value != null && !value.equals(value.trim())) {
-                    verdict.patch(JsonPatch.replace(JsonPatch.pointer("metadata", "annotations", key), value.trim()));
-                }
+        Map<String, String> annotations = service.ourAnnotations();
+        for (String key : List.of(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK, JuneauConstants.ANNOTATION_REQUESTED_IP)) {
+            String value = annotations.get(key);
+            if (value != null && !value.equals(value.trim())) {
+                verdict.patch(JsonPatch.replace(JsonPatch.pointer("metadata", "annotations", key), value.trim()));
             }
         }
         return verdict;

@@ -1,12 +1,7 @@
 package me.loutres.juneau.admission;
 
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServicePort;
-import io.fabric8.kubernetes.api.model.ServiceSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
@@ -23,7 +18,6 @@ import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
-import me.loutres.juneau.view.KubeObjects;
 
 /** docs/admission.md: the validating webhook of managed Services (CREATE, UPDATE). */
 final class ServiceRules implements KindRules {
@@ -35,38 +29,47 @@ final class ServiceRules implements KindRules {
 
     /**
      * The Service a CREATE or UPDATE of the Service itself writes; null for anything else (a DELETE, a status or other
-     * subresource write, a request without an object), which the Service webhooks let through untouched.
+     * subresource write, a request without an object), which the Service webhooks let through untouched. Only the
+     * fields the rules read ({@link ServiceFields}); an unreadable Service is denied as when it was bound whole.
      */
-    static Service writtenService(Review review) {
+    static ServiceFields writtenService(Review review) {
         if (review.object() == null || !(review.isCreate() || review.isUpdate()) || !review.subResource().isEmpty()) {
             return null;
         }
-        return KubeObjects.read(review.object(), Service.class, "Service");
+        return ServiceFields.read(review.object());
+    }
+
+    /** The existing Service on UPDATE, null otherwise. */
+    private static ServiceFields oldService(Review review) {
+        return review.isUpdate() && review.oldObject() != null ? ServiceFields.read(review.oldObject()) : null;
+    }
+
+    private boolean manages(ServiceFields service) {
+        return managed.manages(service.type(), service.loadBalancerClass());
     }
 
     @Override
     public Verdict review(Review review, ClusterView view) {
         Verdict verdict = Verdict.allow();
-        Service service = writtenService(review);
+        ServiceFields service = writtenService(review);
         if (service == null) {
             return verdict;
         }
-        if (!managed.manages(service)) {
+        if (!manages(service)) {
             unmanagedWithOurAnnotations(service, managed).ifPresent(verdict::warn);
             return verdict;
         }
-        ServiceSpec spec = service.getSpec();
-        if (spec.getLoadBalancerIP() != null && !spec.getLoadBalancerIP().isBlank()) {
-            verdict.warn("spec.loadBalancerIP " + Texts.quote(spec.getLoadBalancerIP()) + " is not used by Juneau; "
+        if (service.loadBalancerIP() != null && !service.loadBalancerIP().isBlank()) {
+            verdict.warn("spec.loadBalancerIP " + Texts.quote(service.loadBalancerIP()) + " is not used by Juneau; "
                     + "set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " to request an address");
         }
-        Service old = review.oldObjectAs(Service.class, "Service");
-        if (old != null && managed.manages(old) && sameAdmissionFields(old, service)) {
+        ServiceFields old = oldService(review);
+        if (old != null && manages(old) && sameAdmissionFields(old, service)) {
             // so existing Services survive later changes of the pools and networks they reference
             return verdict;
         }
-        checkTrafficPolicy(spec, verdict);
-        checkPortsAndFamilies(spec, verdict);
+        checkTrafficPolicy(service, verdict);
+        checkPortsAndFamilies(service, verdict);
         String namespace = review.objectNamespace();
         String name = review.objectName();
         String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
@@ -117,16 +120,13 @@ final class ServiceRules implements KindRules {
      * (a missing or misspelled class, or another type): it is allowed untouched, with a warning saying why Juneau
      * ignores it, so it does not sit in {@code <pending>} without a word (docs/api-reference.md, issue "unmanaged but meant to be").
      */
-    static Optional<String> unmanagedWithOurAnnotations(Service s, ManagedServices managed) {
-        Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();
-        List<String> ours = a == null ? List.of() : a.keySet().stream()
-                .filter(k -> k.startsWith(JuneauConstants.GROUP + "/")).sorted().toList();
+    static Optional<String> unmanagedWithOurAnnotations(ServiceFields s, ManagedServices managed) {
+        List<String> ours = s.ourAnnotations().keySet().stream().sorted().toList();
         if (ours.isEmpty()) {
             return Optional.empty();
         }
-        ServiceSpec spec = s.getSpec();
-        String type = spec == null ? null : spec.getType();
-        String lbClass = spec == null ? null : spec.getLoadBalancerClass();
+        String type = s.type();
+        String lbClass = s.loadBalancerClass();
         String why;
         if (!"LoadBalancer".equals(type)) {
             why = "spec.type is " + (type == null ? "not set (ClusterIP)" : Texts.quote(type));
@@ -141,8 +141,8 @@ final class ServiceRules implements KindRules {
     }
 
     /** Rule 1, after mutation. */
-    private static void checkTrafficPolicy(ServiceSpec spec, Verdict verdict) {
-        String policy = spec.getExternalTrafficPolicy();
+    private static void checkTrafficPolicy(ServiceFields spec, Verdict verdict) {
+        String policy = spec.externalTrafficPolicy();
         if (!ServiceMutation.LOCAL.equals(policy)) {
             verdict.problem("spec.externalTrafficPolicy: " + (policy == null ? "not set" : Texts.quote(policy) + " is not supported")
                     + "; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend)");
@@ -150,15 +150,15 @@ final class ServiceRules implements KindRules {
     }
 
     /** Rule 7. */
-    private static void checkPortsAndFamilies(ServiceSpec spec, Verdict verdict) {
-        List<ServicePort> ports = spec.getPorts() == null ? List.of() : spec.getPorts();
+    private static void checkPortsAndFamilies(ServiceFields spec, Verdict verdict) {
+        List<ServiceFields.Port> ports = spec.ports();
         for (int i = 0; i < ports.size(); i++) {
-            String protocol = ports.get(i).getProtocol();
+            String protocol = ports.get(i).protocol();
             if (protocol != null && !"TCP".equals(protocol) && !"UDP".equals(protocol)) {
                 verdict.problem("spec.ports[" + i + "].protocol: " + Texts.quote(protocol) + " is not supported; accepted: TCP, UDP");
             }
         }
-        List<String> families = spec.getIpFamilies() == null ? List.of() : spec.getIpFamilies();
+        List<String> families = spec.ipFamilies();
         if (!families.isEmpty() && !families.contains("IPv4")) {
             verdict.problem("spec.ipFamilies: " + families + " asks for IPv6 only, but Juneau hands out IPv4 VIPs; "
                     + "accepted: [IPv4], [IPv4, IPv6] or [IPv6, IPv4]");
@@ -300,7 +300,7 @@ final class ServiceRules implements KindRules {
     }
 
     /** Rule 8: once the ServiceLoadBalancer has a VIP, the annotations that chose it are fixed. */
-    private static void checkFixedVip(Service old, Service service, String namespace, String name, ClusterView view,
+    private static void checkFixedVip(ServiceFields old, ServiceFields service, String namespace, String name, ClusterView view,
             Verdict verdict) {
         Optional<ServiceLoadBalancer> slb = view.serviceLoadBalancer(namespace, name);
         String vip = slb.map(s -> s.getStatus() == null ? null : s.getStatus().getVip()).orElse(null);
@@ -325,43 +325,26 @@ final class ServiceRules implements KindRules {
     }
 
     /** The requested IP, trimmed; null when absent, empty or only whitespace (Helm renders unset values as ""). */
-    static String requestedIp(Service s) {
+    static String requestedIp(ServiceFields s) {
         String ip = annotation(s, JuneauConstants.ANNOTATION_REQUESTED_IP);
         return ip == null || ip.isEmpty() ? null : ip;
     }
 
     /** The trimmed annotation value, null when absent. */
-    static String annotation(Service s, String key) {
-        Map<String, String> a = s.getMetadata() == null ? null : s.getMetadata().getAnnotations();
-        return a == null ? null : Texts.trimmed(a.get(key));
+    static String annotation(ServiceFields s, String key) {
+        return s.annotation(key);
     }
 
     /** True when none of class, type, externalTrafficPolicy, the two annotations, ports, ipFamilies changed. */
-    static boolean sameAdmissionFields(Service a, Service b) {
-        ServiceSpec x = a.getSpec();
-        ServiceSpec y = b.getSpec();
-        return Objects.equals(x.getLoadBalancerClass(), y.getLoadBalancerClass())
-                && Objects.equals(x.getType(), y.getType())
-                && Objects.equals(x.getExternalTrafficPolicy(), y.getExternalTrafficPolicy())
-                && Objects.equals(annotation(a, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
-                        annotation(b, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))
-                && Objects.equals(requestedIp(a), requestedIp(b))
-                && Objects.equals(portKeys(x.getPorts()), portKeys(y.getPorts()))
-                && Objects.equals(emptyIfNull(x.getIpFamilies()), emptyIfNull(y.getIpFamilies()));
-    }
-
-    /** Ports without nodePort: the API server may fill that in differently on each write. */
-    private static List<List<Object>> portKeys(List<ServicePort> ports) {
-        List<List<Object>> keys = new ArrayList<>();
-        for (ServicePort p : emptyIfNull(ports)) {
-            IntOrString target = p.getTargetPort();
-            keys.add(java.util.Arrays.asList(p.getName(), p.getProtocol(), p.getPort(),
-                    target == null ? null : String.valueOf(target.getValue())));
-        }
-        return keys;
-    }
-
-    private static <T> List<T> emptyIfNull(List<T> l) {
-        return l == null ? List.of() : l;
+    static boolean sameAdmissionFields(ServiceFields x, ServiceFields y) {
+        return Objects.equals(x.loadBalancerClass(), y.loadBalancerClass())
+                && Objects.equals(x.type(), y.type())
+                && Objects.equals(x.externalTrafficPolicy(), y.externalTrafficPolicy())
+                && Objects.equals(annotation(x, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
+                        annotation(y, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))
+                && Objects.equals(requestedIp(x), requestedIp(y))
+                // ports without nodePort (ServiceFields.Port): the API server may fill that in differently on each write
+                && x.ports().equals(y.ports())
+                && x.ipFamilies().equals(y.ipFamilies());
     }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.webhook.Reviewer;
 import me.loutres.juneau.webhook.WebhookMetrics;
 import org.slf4j.Logger;
@@ -34,6 +35,8 @@ public final class AdmissionServlet extends HttpServlet {
     private final transient Reviewer reviewer;
     private final transient AdmissionCodec codec;
     private final Map<String, String> webhookByPath;
+    /** The paths whose rules never read metadata.managedFields (the Service ones): it is not built for them. */
+    private final java.util.Set<String> withoutManagedFields;
     private final transient WebhookMetrics metrics;
     private final int maxBodyBytes;
 
@@ -45,6 +48,9 @@ public final class AdmissionServlet extends HttpServlet {
         this.reviewer = reviewer;
         this.codec = codec;
         this.webhookByPath = Map.copyOf(webhookByPath);
+        this.withoutManagedFields = webhookByPath.keySet().stream()
+                .filter(p -> AdmissionEngine.endpoint(p).map(e -> !e.readsManagedFields()).orElse(false))
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
         this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -105,7 +111,7 @@ public final class AdmissionServlet extends HttpServlet {
             // a body cut short or mis-framed by the client; there may be nobody left to read this answer
             throw new RejectedRequestException(400, "the request body could not be read completely");
         }
-        return codec.decode(body);
+        return codec.decode(body, !withoutManagedFields.contains(path));
     }
 
     private AdmissionResponse reviewSafely(String path, AdmissionRequest request) {
