@@ -47,11 +47,7 @@ class KubeWriterMockTest {
 
     @BeforeEach
     void setUp() {
-        cluster = new MockCluster();
-        cluster.ensureNode("node-a");
-        cluster.ensureNode("node-b");
-        cluster.pool("pool-a", "arp", "198.18.0.1-198.18.0.9");
-        cluster.network("net", "arp", "pool-a");
+        cluster = TwoNodeArpCluster.create();
         KubernetesClient client = cluster.newControllerClient();
         cache = new ClusterCache(client, "juneau-system");
         writer = new KubeWriter(client, cache);

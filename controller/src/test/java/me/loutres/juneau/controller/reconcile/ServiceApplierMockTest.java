@@ -38,11 +38,7 @@ class ServiceApplierMockTest {
 
     @BeforeEach
     void setUp() {
-        cluster = new MockCluster();
-        cluster.ensureNode("node-a");
-        cluster.ensureNode("node-b");
-        cluster.pool("pool-a", "arp", "198.18.0.1-198.18.0.9");
-        cluster.network("net", "arp", "pool-a");
+        cluster = TwoNodeArpCluster.create();
         client = cluster.newControllerClient();
         cache = new ClusterCache(client, "juneau-system");
         KubeWriter writer = new KubeWriter(client, cache);
