@@ -37,9 +37,9 @@ final class DocumentSizeLimit {
         int line = 1;
         int at = 0;
         int n = text.length();
-        while (at <= n) {
-            boolean marker = at < n && isMarker(text, at);
-            if (at == n || marker) {
+        while (true) {
+            boolean end = at >= n;
+            if (end || isMarker(text, at)) {
                 int documentIndex = explicit || hasContent(text, start, at) ? index + 1 : index;
                 if (documentIndex > index) {
                     index = documentIndex;
@@ -50,26 +50,17 @@ final class DocumentSizeLimit {
                                 + String.format("%,d", limit) + " (3 MiB, the largest request body kube-apiserver "
                                 + "accepts, so the cluster would refuse it too); split or shrink it");
                     }
-                } else if (text.codePointCount(start, at) > limit) {
-                    // comments or blank lines alone: no object, but the parser would still scan them
-                    throw new ManifestException(file, startLine, String.format("%,d", text.codePointCount(start, at))
-                            + " characters without a document, over the limit of " + String.format("%,d", limit)
-                            + " (3 MiB, the largest request body kube-apiserver accepts)");
                 }
-                if (at == n) {
+                // comments and blank lines alone are no document: the parser skips them in one pass, so they are its
+                if (end) {
                     break;
                 }
                 explicit = text.charAt(at) == '-'; // "..." ends a document; what follows starts one only with content
                 start = at;
                 startLine = line;
             }
-            int eol = text.indexOf('\n', at);
-            if (eol < 0) {
-                at = n;
-            } else {
-                at = eol + 1;
-                line++;
-            }
+            at = nextLine(text, at, n); // always past at: the end when no break is left
+            line++;
         }
     }
 
@@ -86,7 +77,29 @@ final class DocumentSizeLimit {
             return true;
         }
         char next = text.charAt(at + 3);
-        return next == ' ' || next == '\t' || next == '\n' || next == '\r';
+        return next == ' ' || next == '\t' || isBreak(next);
+    }
+
+    /**
+     * YAML's line breaks (1.1, as the parser reads it): LF, CR, CR LF, NEL, LS and PS. Any of them can start a line
+     * with a document marker, so all of them split documents here; missing one would join two documents into one.
+     */
+    private static boolean isBreak(char c) {
+        return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+    }
+
+    /** Where the line after the one starting at {@code at} starts ({@code to} when it is the last). */
+    private static int nextLine(String text, int at, int to) {
+        for (int i = at; i < to; i++) {
+            char c = text.charAt(i);
+            if (c == '\r') {
+                return i + 1 < to && text.charAt(i + 1) == '\n' ? i + 2 : i + 1;
+            }
+            if (isBreak(c)) {
+                return i + 1;
+            }
+        }
+        return to;
     }
 
     /**
@@ -96,24 +109,18 @@ final class DocumentSizeLimit {
     private static boolean hasContent(String text, int from, int to) {
         int at = from;
         if (at < to && text.startsWith("...", at)) {
-            at = lineEnd(text, at, to);
+            at = nextLine(text, at, to);
         }
         while (at < to) {
             int i = at;
-            while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t' || text.charAt(i) == '\r'
-                    || text.charAt(i) == '\uFEFF')) {
+            while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t' || text.charAt(i) == '\uFEFF')) {
                 i++;
             }
-            if (i < to && text.charAt(i) != '\n' && text.charAt(i) != '#' && !(i == at && text.charAt(i) == '%')) {
+            if (i < to && !isBreak(text.charAt(i)) && text.charAt(i) != '#' && !(i == at && text.charAt(i) == '%')) {
                 return true;
             }
-            at = lineEnd(text, at, to);
+            at = nextLine(text, at, to);
         }
         return false;
-    }
-
-    private static int lineEnd(String text, int at, int to) {
-        int eol = text.indexOf('\n', at);
-        return eol < 0 || eol >= to ? to : eol + 1;
     }
 }
