@@ -51,7 +51,7 @@ final class DocumentSizeLimit {
                                 + "accepts, so the cluster would refuse it too); split or shrink it");
                     }
                 }
-                // comments and blank lines alone are no document: the parser skips them in one pass, so they are its
+                // comments and blank lines alone are no document: the parser skips them in one linear pass, left to it
                 if (end) {
                     break;
                 }

@@ -120,7 +120,7 @@ final class ManifestReader {
     private void readFile(Path file) {
         files++;
         try {
-            String text;
+            String text; // read here, not by YamlDocuments.read, so the size check comes before the parser
             try {
                 text = utf8(Files.readAllBytes(file));
             } catch (NoSuchFileException e) {
