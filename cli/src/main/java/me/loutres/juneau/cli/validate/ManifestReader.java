@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,7 +88,7 @@ final class ManifestReader {
                 rendered.put(source, dir);
                 files++;
                 int before = objects.size();
-                readDocuments(YamlDocuments.parse(source, text));
+                readDocuments(parse(source, text));
                 if (objects.size() == before) {
                     failures.add(new ManifestException(dir, 0, "the kustomization renders no Kubernetes objects"));
                 }
@@ -106,8 +107,7 @@ final class ManifestReader {
         stdinRead = true;
         files++;
         try {
-            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(stdin.readAllBytes())).toString();
-            readDocuments(YamlDocuments.parse(STDIN, text));
+            readDocuments(parse(STDIN, utf8(stdin.readAllBytes())));
         } catch (CharacterCodingException e) {
             failures.add(new ManifestException(STDIN, 0, "not UTF-8 text"));
         } catch (ManifestException e) {
@@ -120,10 +120,31 @@ final class ManifestReader {
     private void readFile(Path file) {
         files++;
         try {
-            readDocuments(YamlDocuments.read(file));
+            String text; // read here, not by YamlDocuments.read, so the size check comes before the parser
+            try {
+                text = utf8(Files.readAllBytes(file));
+            } catch (NoSuchFileException e) {
+                throw new ManifestException(file, 0, "no such file");
+            } catch (CharacterCodingException e) {
+                throw new ManifestException(file, 0, "not UTF-8 text");
+            } catch (IOException e) {
+                throw new ManifestException(file, 0, "cannot be read: " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            }
+            readDocuments(parse(file, text));
         } catch (ManifestException e) {
             failures.add(e);
         }
+    }
+
+    private static String utf8(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+    }
+
+    /** The documents of the text, a document over the API server's limit refused before the YAML parser scans it. */
+    private static List<YamlDocuments.Document> parse(Path source, String text) throws ManifestException {
+        DocumentSizeLimit.check(source, text, DocumentSizeLimit.LIMIT);
+        return YamlDocuments.parse(source, text);
     }
 
     private void readDocuments(List<YamlDocuments.Document> docs) {
