@@ -2,6 +2,7 @@ package me.loutres.juneau.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,7 @@ final class Store {
             if (e != null) {
                 return e;
             }
-            byte[] kindBytes = kind.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] kindBytes = kind.getBytes(StandardCharsets.UTF_8);
             byte[] o = json();
             e = new byte[EVENT_START.length + kindBytes.length + EVENT_OBJECT.length + o.length + 1];
             int at = 0;
@@ -110,8 +111,8 @@ final class Store {
             return e;
         }
 
-        private static final byte[] EVENT_START = "{\"type\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        private static final byte[] EVENT_OBJECT = "\",\"object\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        private static final byte[] EVENT_START = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] EVENT_OBJECT = "\",\"object\":".getBytes(StandardCharsets.US_ASCII);
     }
 
     /** One open watch: the events it selects, queued for the stream that serves it. */

@@ -27,7 +27,8 @@ class WriteComparisonTest {
         assertThat(Operations.unchanged(next, live)).isTrue();
         assertThat(Operations.unchanged(object(LIVE.replace(",\"resourceVersion\":\"7\"", "")), live)).isTrue();
         assertThat(Operations.unchanged(object(LIVE.replace("\"x\":\"1\"", "\"x\":\"2\"")), live)).isFalse();
-        assertThat(Operations.unchanged(object(LIVE.replace("\"manager\":\"m\"", "\"manager\":\"n\"")), live)).isFalse();
+        assertThat(Operations.unchanged(object(LIVE.replace("\"manager\":\"m\"", "\"manager\":\"n\"")), live))
+                .isFalse();
         assertThat(Operations.unchanged(object(LIVE.replace("\"loadBalancer\":{}", "\"loadBalancer\":{\"a\":1}")),
                 live)).isFalse();
         ObjectNode extra = object(LIVE);
