@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
-import java.util.UUID;
 import me.loutres.juneau.admission.AdmissionChain;
 import me.loutres.juneau.admission.AdmissionRoutes;
 import me.loutres.juneau.policy.ManagedServices;
@@ -74,7 +73,7 @@ final class AdmissionGate implements Admission {
         review.put("apiVersion", "admission.k8s.io/v1");
         review.put("kind", "AdmissionReview");
         ObjectNode request = review.putObject("request");
-        request.put("uid", UUID.randomUUID().toString());
+        request.put("uid", Uids.next());
         ObjectNode gvk = F.objectNode().put("group", type.group()).put("kind", type.kind())
                 .put("version", type.version());
         ObjectNode gvr = F.objectNode().put("group", type.group()).put("resource", type.plural())

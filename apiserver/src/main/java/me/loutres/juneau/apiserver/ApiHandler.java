@@ -176,19 +176,20 @@ final class ApiHandler extends Handler.Abstract {
                     throw ApiException.methodNotAllowed();
                 }
                 ObjectNode created = ops.create(caller, type, at.namespace(), call.body(false));
-                Responses.sendObject(call, type, created, 201, response, callback, warnings);
+                Responses.sendWritten(call, type, created, ops.store(), 201, response, callback, warnings);
             }
             case "PUT" -> {
                 requireName(at);
                 ObjectNode updated = ops.replace(caller, type, at.namespace(), at.name(), at.sub(), call.body(false));
-                Responses.sendObject(call, type, updated, 200, response, callback, warnings);
+                Responses.sendWritten(call, type, updated, ops.store(), 200, response, callback, warnings);
             }
             case "PATCH" -> {
                 requireName(at);
                 boolean existed = ops.store().get(type, at.objectNamespace(), at.name()) != null;
                 ObjectNode patched = ops.patch(caller, type, at.namespace(), at.name(), at.sub(),
                         call.header(HttpHeader.CONTENT_TYPE), call.rawBody());
-                Responses.sendObject(call, type, patched, existed ? 200 : 201, response, callback, warnings);
+                Responses.sendWritten(call, type, patched, ops.store(), existed ? 200 : 201, response, callback,
+                        warnings);
             }
             case "DELETE" -> delete(call, caller, at, response, callback, warnings);
             default -> throw ApiException.methodNotAllowed();
@@ -236,7 +237,7 @@ final class ApiHandler extends Handler.Abstract {
             lists.deleteCollection(call, caller, at.type(), at.namespace(), opts, response, callback, warnings);
         } else {
             ObjectNode deleted = ops.delete(caller, at.type(), at.namespace(), at.name(), opts);
-            Responses.sendObject(call, at.type(), deleted, 200, response, callback, warnings);
+            Responses.sendWritten(call, at.type(), deleted, ops.store(), 200, response, callback, warnings);
         }
     }
 

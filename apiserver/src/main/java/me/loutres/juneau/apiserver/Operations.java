@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -49,8 +48,18 @@ final class Operations {
         return registry.find("v1", "namespaces").orElseThrow();
     }
 
+    /** The second a timestamp was last written for, and its text (formatting an Instant costs more than the write). */
+    private static volatile Object[] lastSecond = {Long.MIN_VALUE, ""};
+
     private static String now() {
-        return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        long second = Instant.now().getEpochSecond();
+        Object[] last = lastSecond;
+        if ((long) last[0] == second) {
+            return (String) last[1];
+        }
+        String text = Instant.ofEpochSecond(second).truncatedTo(ChronoUnit.SECONDS).toString();
+        lastSecond = new Object[] {second, text};
+        return text;
     }
 
     // ---------------------------------------------------------------- create
@@ -79,14 +88,14 @@ final class Operations {
             meta.remove("namespace");
         }
         if (meta.path("name").asText("").isEmpty() && !meta.path("generateName").asText("").isEmpty()) {
-            meta.put("name", meta.path("generateName").asText() + UUID.randomUUID().toString()
+            meta.put("name", meta.path("generateName").asText() + Uids.next()
                     .replace("-", "").substring(0, 5));
         }
         meta.remove("resourceVersion");
         meta.remove("deletionTimestamp");
         meta.remove("deletionGracePeriodSeconds");
         meta.remove("managedFields");
-        meta.put("uid", UUID.randomUUID().toString());
+        meta.put("uid", Uids.next());
         meta.put("creationTimestamp", now());
         if (type.countsGeneration()) {
             meta.put("generation", 1);
@@ -434,29 +443,63 @@ final class Operations {
         return next;
     }
 
-    private static boolean specChanged(ObjectNode live, ObjectNode next) {
-        ObjectNode a = live.deepCopy();
-        ObjectNode b = next.deepCopy();
-        a.remove(List.of("metadata", "status"));
-        b.remove(List.of("metadata", "status"));
-        return !a.equals(b);
+    /** Whether anything but metadata and status differs (compared in place: no copies of either object). */
+    static boolean specChanged(ObjectNode live, ObjectNode next) {
+        return !equalExcept(live, next, Set.of("metadata", "status"));
     }
 
-    /** kube-apiserver skips a write that changes nothing (same bytes): no new resourceVersion, no event. */
-    private static boolean unchanged(ObjectNode next, ObjectNode live) {
-        ObjectNode a = next.deepCopy();
-        ObjectNode b = live.deepCopy();
-        Json.meta(a).remove("resourceVersion");
-        Json.meta(b).remove("resourceVersion");
-        stripTimes(a);
-        stripTimes(b);
-        return a.equals(b);
-    }
-
-    private static void stripTimes(ObjectNode o) {
-        for (JsonNode m : o.path("metadata").path("managedFields")) {
-            ((ObjectNode) m).remove("time");
+    /**
+     * kube-apiserver skips a write that changes nothing (same bytes): no new resourceVersion, no event. The
+     * resourceVersion and the managedFields' times do not count; compared in place, no copies.
+     */
+    static boolean unchanged(ObjectNode next, ObjectNode live) {
+        if (!equalExcept(next, live, Set.of("metadata"))) {
+            return false;
         }
+        JsonNode a = next.get("metadata");
+        JsonNode b = live.get("metadata");
+        if (!(a instanceof ObjectNode am) || !(b instanceof ObjectNode bm)) {
+            return java.util.Objects.equals(a, b);
+        }
+        if (!equalExcept(am, bm, Set.of("resourceVersion", "managedFields"))) {
+            return false;
+        }
+        JsonNode fa = am.get("managedFields");
+        JsonNode fb = bm.get("managedFields");
+        if (fa == null || fb == null || !fa.isArray() || !fb.isArray() || fa.size() != fb.size()) {
+            return java.util.Objects.equals(fa, fb);
+        }
+        for (int i = 0; i < fa.size(); i++) {
+            JsonNode ea = fa.get(i);
+            JsonNode eb = fb.get(i);
+            if (ea instanceof ObjectNode oa && eb instanceof ObjectNode ob ? !equalExcept(oa, ob, Set.of("time"))
+                    : !ea.equals(eb)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Equal objects when the named fields are left out of both (a field either lacks counts as different). */
+    private static boolean equalExcept(ObjectNode a, ObjectNode b, Set<String> ignored) {
+        int sizeA = 0;
+        for (var it = a.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!ignored.contains(f)) {
+                sizeA++;
+                JsonNode other = b.get(f);
+                if (other == null || !other.equals(a.get(f))) {
+                    return false;
+                }
+            }
+        }
+        int sizeB = 0;
+        for (var it = b.fieldNames(); it.hasNext(); ) {
+            if (!ignored.contains(it.next())) {
+                sizeB++;
+            }
+        }
+        return sizeA == sizeB;
     }
 
     // ---------------------------------------------------------------- delete

@@ -31,6 +31,10 @@ final class Responses {
         } catch (IOException e) {
             bytes = "{}".getBytes(StandardCharsets.UTF_8);
         }
+        sendJson(response, callback, code, bytes, warnings);
+    }
+
+    private static void sendJson(Response response, Callback callback, int code, byte[] bytes, List<String> warnings) {
         response.setStatus(code);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, ApiCall.JSON);
         for (String w : warnings) {
@@ -44,6 +48,20 @@ final class Responses {
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
         response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+    }
+
+    /**
+     * A written object: its JSON as the store already serialized it for the watch event of the write, when it has
+     * (see {@link Store#committedJson}).
+     */
+    static void sendWritten(ApiCall call, ResourceType type, ObjectNode o, Store store, int code, Response response,
+            Callback callback, List<String> warnings) {
+        byte[] json = store.committedJson(o);
+        if (json != null) {
+            sendJson(response, callback, code, json, warnings);
+        } else {
+            sendObject(call, type, o, code, response, callback, warnings);
+        }
     }
 
     /** One object, rendered as the GET asked: the object, a Table of one row, or its metadata only. */

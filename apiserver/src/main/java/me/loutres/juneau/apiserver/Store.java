@@ -2,6 +2,7 @@ package me.loutres.juneau.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +74,45 @@ final class Store {
             }
             return j;
         }
+
+        private volatile byte[] added;
+        private volatile byte[] modified;
+        private volatile byte[] deleted;
+
+        /**
+         * The whole watch event {@code {"type":KIND,"object":...}} as UTF-8, built once per kind however many
+         * streams send it (a WebSocket stream sends these bytes as its text message, an HTTP stream as its line).
+         */
+        byte[] event(String kind) {
+            byte[] e = switch (kind) {
+                case ADDED -> added;
+                case MODIFIED -> modified;
+                case DELETED -> deleted;
+                default -> null;
+            };
+            if (e != null) {
+                return e;
+            }
+            byte[] kindBytes = kind.getBytes(StandardCharsets.UTF_8);
+            byte[] o = json();
+            e = new byte[EVENT_START.length + kindBytes.length + EVENT_OBJECT.length + o.length + 1];
+            int at = 0;
+            for (byte[] part : new byte[][] {EVENT_START, kindBytes, EVENT_OBJECT, o}) {
+                System.arraycopy(part, 0, e, at, part.length);
+                at += part.length;
+            }
+            e[at] = '}';
+            switch (kind) { // racing streams build the same bytes
+                case ADDED -> added = e;
+                case MODIFIED -> modified = e;
+                case DELETED -> deleted = e;
+                default -> { }
+            }
+            return e;
+        }
+
+        private static final byte[] EVENT_START = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] EVENT_OBJECT = "\",\"object\":".getBytes(StandardCharsets.US_ASCII);
     }
 
     /** One open watch: the events it selects, queued for the stream that serves it. */
@@ -130,6 +170,8 @@ final class Store {
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
     private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
     private final int historyLimit;
+    /** The event object this thread committed last, with its JSON (see {@link #committedJson}). */
+    private final ThreadLocal<Encoded> lastCommit = new ThreadLocal<>();
 
     Store() {
         this(DEFAULT_HISTORY);
@@ -155,6 +197,17 @@ final class Store {
     /** Called under the commit lock for every change (keep it short: enqueue work). */
     void addListener(Consumer<Event> listener) {
         listeners.add(listener);
+    }
+
+    /**
+     * The JSON of {@code object} when it is the very object this thread's last commit stored (the answer to a write
+     * is the object its watch event carries: serialized once for the answer and every watch stream), else null.
+     * Forgets that commit either way.
+     */
+    byte[] committedJson(ObjectNode object) {
+        Encoded last = lastCommit.get();
+        lastCommit.remove();
+        return last != null && last.object() == object ? last.json() : null;
     }
 
     ObjectNode get(ResourceType type, String namespace, String name) {
@@ -361,6 +414,7 @@ final class Store {
             history.removeFirst();
         }
         Encoded encoded = new Encoded(e.object());
+        lastCommit.set(encoded);
         for (Watch w : watches) {
             w.offer(e, encoded);
         }

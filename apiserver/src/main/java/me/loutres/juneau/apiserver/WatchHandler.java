@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +13,12 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.FutureCallback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 
 /**
@@ -21,9 +27,6 @@ import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
  */
 final class WatchHandler {
     private static final long DEFAULT_TIMEOUT_SECONDS = 1800;
-    private static final byte[] EVENT_START = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] EVENT_OBJECT = "\",\"object\":".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Store store;
     private final BooleanSupplier serverClosing;
@@ -92,12 +95,9 @@ final class WatchHandler {
 
                 @Override
                 public void item(String kind, Store.Encoded object) throws IOException {
-                    // the same line as event(): {"type":...,"object":...}, the object's JSON shared by all streams
-                    out.write(EVENT_START);
-                    out.write(kind.getBytes(StandardCharsets.US_ASCII));
-                    out.write(EVENT_OBJECT);
-                    out.write(object.json());
-                    out.write(EVENT_END);
+                    // the same line as event(), built once for all streams
+                    out.write(object.event(kind));
+                    out.write('\n');
                 }
 
                 @Override
@@ -121,7 +121,8 @@ final class WatchHandler {
     private static void serveOverWebSocket(WatchStream stream, Session session) {
         Thread t = new Thread(() -> {
             try {
-                stream.run(new WebSocketSink(session));
+                stream.run(session instanceof WebSocketSession ws ? new FrameSink(ws.getCoreSession())
+                        : new WebSocketSink(session));
             } catch (IOException e) {
                 // the client went away
             } finally {
@@ -134,6 +135,62 @@ final class WatchHandler {
         t.start();
     }
 
+    /**
+     * Each event a whole text message, as {@link WebSocketSink} sends it, but written from the event's shared UTF-8
+     * bytes (no String per stream to decode and encode again) and batched: the messages a drain sends go out together
+     * on {@link #flush()} (one TLS record and one write for several events, not one each). A peer that takes none for
+     * 30 s ends the watch.
+     */
+    private static final class FrameSink implements WatchStream.Sink {
+        private final CoreSession session;
+        private final java.util.List<FutureCallback> pending = new java.util.ArrayList<>();
+
+        FrameSink(CoreSession session) {
+            this.session = session;
+        }
+
+        @Override
+        public void event(String kind, JsonNode object) throws IOException {
+            send(Json.MAPPER.writeValueAsBytes(WatchStream.event(kind, object)));
+        }
+
+        @Override
+        public void item(String kind, Store.Encoded object) throws IOException {
+            send(object.event(kind));
+        }
+
+        private void send(byte[] message) {
+            FutureCallback sent = new FutureCallback();
+            pending.add(sent);
+            session.sendFrame(new Frame(OpCode.TEXT, ByteBuffer.wrap(message)), sent, true);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            FutureCallback flushed = new FutureCallback();
+            session.flush(flushed);
+            pending.add(flushed);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            try {
+                for (FutureCallback f : pending) {
+                    f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", ex);
+            } catch (Exception ex) {
+                throw new IOException("the WebSocket peer does not take the events", ex);
+            } finally {
+                pending.clear();
+            }
+        }
+
+        @Override
+        public boolean open() {
+            return session.isOutputOpen();
+        }
+    }
+
     /** Each event a whole text message, sent before the next (a peer that takes none for 30 s ends the watch). */
     private record WebSocketSink(Session session) implements WatchStream.Sink {
         @Override
@@ -144,7 +201,7 @@ final class WatchHandler {
         @Override
         public void item(String kind, Store.Encoded object) throws IOException {
             // the same message as event(), the object's JSON shared by all streams
-            send("{\"type\":\"" + kind + "\",\"object\":" + new String(object.json(), StandardCharsets.UTF_8) + "}");
+            send(new String(object.event(kind), StandardCharsets.UTF_8));
         }
 
         private void send(String message) throws IOException {

@@ -62,4 +62,31 @@ class StoreTest {
         var snap = store.list(nodes, null, Map.of("tier", "front"), o -> true, null, 0);
         assertThat(snap.items()).extracting(o -> o.path("metadata").path("name").asText()).containsExactly("a", "c");
     }
+
+    @Test
+    void aWritesAnswerIsTheJsonOfItsWatchEventAndOnlyForTheObjectStored() throws Exception {
+        Store store = new Store();
+        Store.Watch w = store.watch(nodes, null, o -> true, store.revision());
+        ObjectNode a = store.create(nodes, node("a"));
+        byte[] answer = store.committedJson(a);
+        assertThat(answer).isEqualTo(Json.MAPPER.writeValueAsBytes(a));
+        Store.WatchItem item = w.queue.poll();
+        assertThat(item.encoded().json()).isSameAs(answer);   // serialized once for the answer and the stream
+        assertThat(store.committedJson(a)).as("forgotten once asked").isNull();
+        ObjectNode b = store.create(nodes, node("b"));
+        assertThat(store.committedJson(a)).as("not the last commit's object").isNull();
+        ObjectNode copy = store.create(nodes, node("c")).deepCopy();
+        assertThat(store.committedJson(copy)).as("an equal object is not the stored one").isNull();
+        assertThat(Json.rv(b)).isNotEmpty();
+    }
+
+    @Test
+    void anEventsBytesAreTheWatchLineKubeWrites() throws Exception {
+        Store.Encoded encoded = new Store.Encoded(node("a"));
+        for (String kind : new String[] {Store.ADDED, Store.MODIFIED, Store.DELETED, "BOOKMARK"}) {
+            assertThat(Json.MAPPER.readTree(encoded.event(kind)))
+                    .isEqualTo(WatchStream.event(kind, node("a")));
+        }
+        assertThat(encoded.event(Store.MODIFIED)).isSameAs(encoded.event(Store.MODIFIED));
+    }
 }
