@@ -23,10 +23,11 @@ import javax.net.ssl.SSLEngine;
  * fabric8 takes and which has no ChaCha20-Poly1305; in a JVM without the optimising compiler they are offered in
  * {@link CipherOrder}'s order (ChaCha20-Poly1305 first), so a server that heeds the client's preference picks it too.
  * Everything else (trust, keys, protocols) is fabric8's own SSL context. Why it matters: without C2 ({@code juneau
- * up}, the controller) AES-GCM runs as plain Java, and these clients' connections were a third of {@code up}'s CPU
- * and most of the controller's client cost; our own servers then pick ChaCha20 by their own order. With C2 the JDK's
- * order stays and servers keep preferring AES-GCM, so nothing changes there. Used by the local API server's clients
- * and the controller's.
+ * up}, the controller) AES-GCM runs as plain Java; these clients' connections were a third of {@code up}'s CPU, and
+ * with ChaCha20 the controller's client threads cost about a fifth less (BENCHMARKS.md, "The controller's CPU per
+ * new Service, third pass"); our own servers then pick ChaCha20 by their own order. With C2 the JDK's order stays
+ * and servers keep preferring AES-GCM, so nothing changes there. Used by the local API server's clients and the
+ * controller's.
  */
 public final class JdkCipherSuitesClientFactory extends VertxHttpClientFactory {
     @Override
