@@ -33,7 +33,7 @@ cpu() {
       vert.x-*) group="client I/O and JSON (vert.x)" ;;
       HttpClient-*|JdkHttpClient*) group="client I/O and JSON (JDK client)" ;; # fabric8 on the JDK's HTTP client
       juneau-*) group="controller (workers, lease, watch monitor)" ;;
-      pool-*|-*-pool*) group="informer handlers (fabric8)" ;; # "-793808700-pool-3-thread-1", cut at 15 characters
+      pool-*|*[0-9]-poo*) group="informer handlers (fabric8)" ;; # "-793808700-pool-3-thread-1", cut at 15 characters: "-793808700-poo"
       C1\ Compiler*|C2\ Compiler*) group="JIT" ;;
       GC\ *|VM\ Thread|G1\ *|VM\ Periodic*) group="GC and VM" ;;
       *) group="other threads" ;;

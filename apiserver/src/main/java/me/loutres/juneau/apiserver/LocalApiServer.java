@@ -237,7 +237,7 @@ public final class LocalApiServer implements AutoCloseable {
                 .withCaCertData(caData()).withNamespace("default").withRequestRetryBackoffLimit(2);
         settings.accept(b);
         return new KubernetesClientBuilder().withConfig(b.build())
-                .withHttpClientFactory(new JdkCipherSuitesClientFactory()).build();
+                .withHttpClientFactory(new me.loutres.juneau.tls.JdkCipherSuitesClientFactory()).build();
     }
 
     /**

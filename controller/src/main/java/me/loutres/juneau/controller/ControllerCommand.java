@@ -14,6 +14,7 @@ import me.loutres.juneau.runtime.Leadership;
 import me.loutres.juneau.runtime.ops.ClientConfig;
 import me.loutres.juneau.runtime.ops.Logging;
 import me.loutres.juneau.runtime.ops.UntilSignal;
+import me.loutres.juneau.tls.JdkCipherSuitesClientFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -115,7 +116,9 @@ public final class ControllerCommand implements Callable<Integer> {
         // every replica runs under one service account: the User-Agent is what tells the API server (its audit log,
         // a test's request hook) which replica sent a request, e.g. a write from a leader whose term had ended
         config.setUserAgent(userAgent(options.identity()));
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        // the JDK's cipher suites, ChaCha20-Poly1305 first: this JVM runs C1 only, where AES-GCM is plain Java
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientFactory(new JdkCipherSuitesClientFactory()).build()) {
             // SIGTERM: release the Lease so the standby takes over at once, then let main return
             UntilSignal.await(JuneauController.start(client, options), "juneau-shutdown");
         }

@@ -6,9 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.util.function.Function;
+import java.util.function.Supplier;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.controller.cache.ClusterCache;
@@ -19,7 +17,8 @@ import me.loutres.juneau.runtime.Term;
 /**
  * Every write the controller makes goes through one of these five verbs, for any kind ({@link WrittenKind}): create,
  * update, updateStatus, mergePatch, delete. Each checks the leadership term first — its time, not a flag: a term
- * expires by itself at its renew deadline — and is bounded by the time left in it ({@link BoundedCalls}); each write
+ * expires by itself at its renew deadline — and is bounded by the time left in it (the four writes are one request
+ * each through {@link WireRequests}, a delete goes through fabric8's DSL and {@link BoundedCalls}); each write
  * of a tracked kind tells {@link RecentWrites} before it is sent and after it is answered, and a delete forgets the
  * key. Which verb a write needs is the caller's (a plan's {@code SlbWrite}) or a {@link Dependent}'s choice.
  *
@@ -30,13 +29,13 @@ import me.loutres.juneau.runtime.Term;
  * replaces a whole list, which could undo a concurrent writer's entries).
  */
 public final class KubeWriter {
-    private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
-
     private final KubernetesClient client;
+    private final WireRequests wire;
     private final WrittenKinds kinds;
 
     public KubeWriter(KubernetesClient client, ClusterCache cache) {
         this.client = client;
+        this.wire = new WireRequests(client);
         this.kinds = WrittenKinds.of(cache);
     }
 
@@ -53,7 +52,7 @@ public final class KubeWriter {
     }
 
     <T extends HasMetadata> T create(Term term, WrittenKind<T> kind, T object) {
-        return write(term, kind, object, Resource::create);
+        return write(term, kind, object, () -> wire.create(term, kind, object));
     }
 
     /**
@@ -62,21 +61,20 @@ public final class KubeWriter {
      * keep.
      */
     <T extends HasMetadata> T update(Term term, WrittenKind<T> kind, T object) {
-        return write(term, kind, object, Resource::update);
+        return write(term, kind, object, () -> wire.update(term, kind, object));
     }
 
     /** Replaces the status through the status subresource, at the resourceVersion {@code body} carries. */
     <T extends HasMetadata> T updateStatus(Term term, WrittenKind<T> kind, T body) {
-        return write(term, kind, body, Resource::updateStatus);
+        return write(term, kind, body, () -> wire.updateStatus(term, kind, body));
     }
 
     /**
-     * A JSON merge patch of {@code target} (only its kind, namespace and name are used; fabric8 sends the patch as
-     * is, where {@code withName(..).patch} would GET the object first). The patch carries a resourceVersion when it
-     * is based on a read.
+     * A JSON merge patch of {@code target} (only its kind, namespace and name are used; the patch is sent as is,
+     * without reading the object first). The patch carries a resourceVersion when it is based on a read.
      */
     <T extends HasMetadata> T mergePatch(Term term, WrittenKind<T> kind, T target, String patch) {
-        return write(term, kind, target, r -> r.patch(MERGE, patch));
+        return write(term, kind, target, () -> wire.mergePatch(term, kind, target, patch));
     }
 
     /** Deletes the object of {@code object}'s name; the overlay forgets it first. */
@@ -88,11 +86,11 @@ public final class KubeWriter {
         BoundedCalls.within(client, term, c -> of(c, kind, object).withName(object.getMetadata().getName()).delete());
     }
 
-    private <T extends HasMetadata> T write(Term term, WrittenKind<T> kind, T object, Function<Resource<T>, T> verb) {
+    private <T extends HasMetadata> T write(Term term, WrittenKind<T> kind, T object, Supplier<T> request) {
         term.ensureActive();
         RecentWrites<T> recent = kind.recent();
         if (recent == null) {
-            return BoundedCalls.within(client, term, c -> verb.apply(of(c, kind, object).resource(object)));
+            return request.get();
         }
         // told before it is sent and after it is answered (or failed), so its watch event is known for the echo it
         // is, whichever of the two arrives first
@@ -100,7 +98,7 @@ public final class KubeWriter {
         recent.writing(key);
         T written = null;
         try {
-            written = BoundedCalls.within(client, term, c -> verb.apply(of(c, kind, object).resource(object)));
+            written = request.get();
             return written;
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
