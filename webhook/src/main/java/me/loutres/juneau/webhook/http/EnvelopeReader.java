@@ -36,6 +36,8 @@ final class EnvelopeReader {
     private final DefaultDeserializationContext contexts;
     private final DeserializationConfig config;
     private final JavaType treeType;
+    /** Jackson's tree deserializer, looked up on the first body (it depends on the configuration only), then kept. */
+    private volatile JsonDeserializer<Object> treeDeserializer;
 
     EnvelopeReader(ObjectMapper mapper) {
         this.mapper = mapper;
@@ -84,7 +86,12 @@ final class EnvelopeReader {
             this.p = p;
             this.input = input;
             this.ctxt = ctxt;
-            this.trees = ctxt.findRootValueDeserializer(treeType);
+            JsonDeserializer<Object> found = treeDeserializer;
+            if (found == null) {
+                found = ctxt.findRootValueDeserializer(treeType);
+                treeDeserializer = found;
+            }
+            this.trees = found;
             this.dropManagedFields = dropManagedFields;
         }
 
