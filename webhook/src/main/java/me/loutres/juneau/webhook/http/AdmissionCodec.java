@@ -21,8 +21,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * JSON in and out of the envelope. Decoding binds straight into fabric8's AdmissionReview (one pass on the happy
- * path) and only re-reads a body that failed, to say precisely what is wrong with it.
+ * JSON in and out of the envelope. Decoding reads the plain envelope in one streaming pass ({@link EnvelopeReader});
+ * any other body is bound into fabric8's AdmissionReview by Jackson, and re-read only if that failed, to say precisely
+ * what is wrong with it.
  */
 public final class AdmissionCodec {
     public static final String API_VERSION = "admission.k8s.io/v1";
@@ -50,6 +51,7 @@ public final class AdmissionCodec {
         final ObjectReader readerWithoutManagedFields;
         final ObjectReader treeReader;
         final ObjectWriter writer;
+        final EnvelopeReader envelope;
 
         Mappers() {
             // field names are not interned: a client choosing thousands of distinct keys would otherwise keep
@@ -62,6 +64,7 @@ public final class AdmissionCodec {
             treeReader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
             writer = mapper.writerFor(AdmissionReview.class);
             allowedTemplate = AllowedTemplate.of(writer);
+            envelope = new EnvelopeReader(mapper);
         }
 
         final AllowedTemplate allowedTemplate;
@@ -171,19 +174,43 @@ public final class AdmissionCodec {
         if (body.length == 0) {
             throw badRequest("the request body is empty; send an AdmissionReview (" + API_VERSION + ")");
         }
-        Received review;
-        try {
-            Mappers m = mappers();
-            review = (keepManagedFields ? m.reader : m.readerWithoutManagedFields).readValue(body);
-        } catch (IOException bindingFailed) {
-            throw diagnose(body, bindingFailed);
+        Mappers m = mappers();
+        Received review = m.envelope.read(body, !keepManagedFields);
+        return checked(review != null ? review : bind(m, body, keepManagedFields));
+    }
+
+    /**
+     * The review as decoded by Jackson's bean binding alone, what {@link EnvelopeReader} falls back to for a body not
+     * of the plain shape; kept apart so tests can hold the one-pass reading to it.
+     */
+    Decoded decodeByBinding(byte[] body, boolean keepManagedFields) throws RejectedRequestException {
+        if (body.length == 0) {
+            throw badRequest("the request body is empty; send an AdmissionReview (" + API_VERSION + ")");
         }
+        return checked(bind(mappers(), body, keepManagedFields));
+    }
+
+    private static Decoded checked(Received review) throws RejectedRequestException {
         if (review == null) {
             throw badRequest("the request body is JSON null; send an AdmissionReview (" + API_VERSION + ")");
         }
         checkEnvelope(review.apiVersion, review.kind, review.request != null,
                 review.request == null ? null : review.request.getUid());
         return new Decoded(review.apiVersion, review.kind, review.request);
+    }
+
+    /** The envelope by bean binding; a body that does not bind is re-read to say what is wrong with it. */
+    private Received bind(Mappers m, byte[] body, boolean keepManagedFields) throws RejectedRequestException {
+        try {
+            return (keepManagedFields ? m.reader : m.readerWithoutManagedFields).readValue(body);
+        } catch (IOException bindingFailed) {
+            throw diagnose(body, bindingFailed);
+        }
+    }
+
+    /** The envelope in one pass, or null when the body is not of the plain shape; for tests. */
+    Received readInOnePass(byte[] body, boolean keepManagedFields) {
+        return mappers().envelope.read(body, !keepManagedFields);
     }
 
     /** The response review, carrying {@code apiVersion}/{@code kind} exactly as received. */
