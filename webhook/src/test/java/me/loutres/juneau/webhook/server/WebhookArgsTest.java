@@ -33,7 +33,7 @@ class WebhookArgsTest {
         Random random = new Random(20261203);
         int read = 0;
         int refusedByPicocli = 0;
-        for (int n = 0; n < 20_000; n++) {
+        for (int n = 0; n < 4_000; n++) {
             List<String> args = randomArgs(random);
             Optional<WebhookCommand> plain = WebhookArgs.parse(args);
             Optional<WebhookCommand> picocli = picocli(args);
@@ -46,8 +46,8 @@ class WebhookArgsTest {
             }
         }
         // the generator reaches both sides: lists read here and lists picocli refuses
-        assertThat(read).isGreaterThan(2_000);
-        assertThat(refusedByPicocli).isGreaterThan(2_000);
+        assertThat(read).isGreaterThan(400);
+        assertThat(refusedByPicocli).isGreaterThan(400);
     }
 
     @Test
