@@ -22,8 +22,9 @@ import me.loutres.juneau.webhook.view.ClusterViewSource;
 /**
  * The training run behind the webhook's class-data sharing archive (built by {@code mvn package}, used by
  * {@code bin/juneau webhook} and the image): {@code juneau webhook} as an operator starts it, on loopback with
- * throw-away certificates and a small offline cluster, answering one request on every path, plus a second webhook
- * whose API server is unreachable (the client and informer classes of a real cluster). The JVM runs it with
+ * throw-away certificates and a small offline cluster as kubectl prints one, answering one request on every path (first
+ * a Service review as the API server sends it), then picocli's reading of the command (help, a usage error: a plain
+ * start no longer builds it), plus a second webhook whose API server is unreachable (the client and informer classes of a real cluster). The JVM runs it with
  * {@code -XX:DumpLoadedClassList}, then dumps the listed classes into a static archive ({@code -Xshare:dump}: on Java 17
  * only a static archive holds picocli's Java 5 classes; cli/pom.xml and webhook/Dockerfile), so every class loaded here
  * is mapped from the archive at the next start instead of being read, parsed and verified from the jars. Bounded
@@ -72,11 +73,24 @@ public final class CdsTraining {
                 status(tls, port, "GET", path, null);
             }
             unreachableCluster(cert, key, dir);
+            picocliPath();
         } finally {
             System.err.printf("juneau cds training: %d reviews answered in %d ms%n", served,
                     (System.nanoTime() - start) / 1_000_000);
             // the shutdown hook stops the webhook; the JVM writes the archive as it exits
             System.exit(0);
+        }
+    }
+
+    /**
+     * The picocli model of {@code juneau webhook}, its help and a usage error: a plain start reads its arguments
+     * without picocli (WebhookArgs), so only this puts picocli's classes in the archive for the other starts.
+     */
+    private static void picocliPath() {
+        java.io.PrintWriter nowhere = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        for (String[] args : List.of(new String[] {"webhook", "--help"}, new String[] {"webhook", "--no-such-option"},
+                new String[] {"webhook", "--version"})) {
+            Juneau.commandLine(args[0]).setOut(nowhere).setErr(nowhere).execute(args);
         }
     }
 
@@ -122,21 +136,107 @@ public final class CdsTraining {
         }
     }
 
+    /**
+     * The cluster as {@code kubectl get -o yaml} prints it (block style, statuses filled in by the controller), so the
+     * state file's parser and the model types a real cluster's view holds are all loaded here.
+     */
     private static final String CLUSTER_STATE = """
             apiVersion: juneau.loutres.me/v1alpha1
             kind: AddressPool
-            metadata: {name: pool-bgp}
-            spec: {advertiseMode: bgp, addresses: [203.0.113.0/28]}
+            metadata:
+              name: pool-bgp
+            spec:
+              advertiseMode: bgp
+              addresses:
+                - 203.0.113.0/28
+            ---
+            apiVersion: juneau.loutres.me/v1alpha1
+            kind: AddressPool
+            metadata:
+              name: pool-arp
+            spec:
+              advertiseMode: arp
+              addresses:
+                - 198.51.100.10-198.51.100.20
             ---
             apiVersion: juneau.loutres.me/v1alpha1
             kind: ExternalNetwork
-            metadata: {name: public}
-            spec: {type: bgp, addressPools: [pool-bgp]}
+            metadata:
+              name: public
+            spec:
+              type: bgp
+              addressPools: [pool-bgp]
+            ---
+            apiVersion: juneau.loutres.me/v1alpha1
+            kind: ExternalNetwork
+            metadata:
+              name: lan
+            spec:
+              type: arp
+              addressPools:
+                - pool-arp
             ---
             apiVersion: v1
             kind: Node
-            metadata: {name: node-a}
-            status: {addresses: [{type: InternalIP, address: 192.168.1.10}]}
+            metadata:
+              name: node-a
+              labels:
+                kubernetes.io/hostname: node-a
+            status:
+              addresses:
+                - type: InternalIP
+                  address: 192.168.1.10
+                - type: Hostname
+                  address: node-a
+            ---
+            apiVersion: juneau.loutres.me/v1alpha1
+            kind: ServiceLoadBalancer
+            metadata:
+              name: existing
+              namespace: default
+              generation: 2
+              finalizers:
+                - serviceloadbalancer.juneau.loutres.me/allocation-claim
+            spec:
+              serviceRef:
+                name: existing
+              externalNetwork: public
+            status:
+              observedGeneration: 2
+              phase: Ready
+              vip: 203.0.113.5
+              addressPool: pool-bgp
+              ports:
+                - name: http
+                  protocol: TCP
+                  port: 80
+                  targetPort: 8080
+              advertisingNodes:
+                - node-a
+              backendSummary:
+                totalReady: 2
+                localReadyNodes: 1
+              conditions:
+                - type: Ready
+                  status: "True"
+                  reason: Advertised
+                  message: advertised by 1 node
+                  lastTransitionTime: "2026-11-29T10:15:30Z"
+            ---
+            apiVersion: juneau.loutres.me/v1alpha1
+            kind: ServiceLoadBalancer
+            metadata:
+              name: on-the-lan
+              namespace: default
+            spec:
+              serviceRef:
+                name: on-the-lan
+              externalNetwork: lan
+            status:
+              phase: Ready
+              vip: 198.51.100.10
+              addressPool: pool-arp
+              arpAnnouncingNode: node-a
             """;
 
     private static String review(String group, String kind, String resource, String operation, String user,
@@ -162,7 +262,32 @@ public final class CdsTraining {
     private static final String GROUP = "juneau.loutres.me";
     private static final String CONTROLLER = "system:serviceaccount:juneau-system:juneau-controller";
 
+    /**
+     * A Service CREATE as kube-apiserver sends it after defaulting (kubectl's last-applied annotation, managedFields,
+     * cluster IPs, node ports, status), so the first real review's path is in the archive, not only the minimal one's.
+     */
+    private static final String REAL_SERVICE = """
+            {"kind":"Service","apiVersion":"v1","metadata":{"name":"storefront","namespace":"shop",
+             "uid":"5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9","creationTimestamp":"2026-11-29T10:15:30Z",
+             "labels":{"app":"storefront","app.kubernetes.io/managed-by":"kubectl"},
+             "annotations":{"juneau.loutres.me/load-balancer-external-network":"public",
+              "kubectl.kubernetes.io/last-applied-configuration":"{\\"apiVersion\\":\\"v1\\",\\"kind\\":\\"Service\\"}\\n"},
+             "managedFields":[{"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"v1",
+              "time":"2026-11-29T10:15:30Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{".":{},
+              "f:juneau.loutres.me/load-balancer-external-network":{}}},"f:spec":{"f:externalTrafficPolicy":{},
+              "f:ports":{".":{},"k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:name":{},"f:port":{}}},
+              "f:type":{}}}}]},
+             "spec":{"ports":[{"name":"http","protocol":"TCP","port":80,"targetPort":8080,"nodePort":31080},
+              {"name":"https","protocol":"TCP","port":443,"targetPort":8443,"nodePort":31443}],
+              "selector":{"app":"storefront"},"clusterIP":"10.96.143.27","clusterIPs":["10.96.143.27"],
+              "type":"LoadBalancer","sessionAffinity":"None","externalTrafficPolicy":"Local","healthCheckNodePort":32456,
+              "ipFamilies":["IPv4"],"ipFamilyPolicy":"SingleStack","allocateLoadBalancerNodePorts":true,
+              "loadBalancerClass":"juneau.loutres.me/load-balancer","internalTrafficPolicy":"Cluster"},
+             "status":{"loadBalancer":{}}}""";
+
     private static final List<String[]> REQUESTS = List.of(
+            new String[] {"/validate/services", review("", "Service", "services", "CREATE", "ci", REAL_SERVICE)},
+            new String[] {"/mutate/services", review("", "Service", "services", "CREATE", "ci", REAL_SERVICE)},
             new String[] {"/mutate/services", review("", "Service", "services", "CREATE", "ci", SERVICE)},
             new String[] {"/validate/services", review("", "Service", "services", "CREATE", "ci",
                     SERVICE.replace("Cluster", "Local"))},

@@ -1,8 +1,12 @@
 package me.loutres.juneau.cli;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import me.loutres.juneau.webhook.server.WebhookArgs;
+import me.loutres.juneau.webhook.server.WebhookCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,7 +36,33 @@ public final class Juneau implements Callable<Integer> {
     }
 
     public static int run(String... args) {
+        Optional<WebhookCommand> webhook = plainWebhook(args);
+        if (webhook.isPresent()) {
+            return runDirectly(webhook.get());
+        }
         return commandLine(args.length == 0 ? null : args[0]).execute(args);
+    }
+
+    /**
+     * {@code juneau webhook} with plain arguments, read without picocli (WebhookArgs): building picocli's model of the
+     * command was about a third of the main thread's work before the webhook's first {@code /readyz} (BENCHMARKS.md,
+     * "Webhook cold start, round 3"). Empty for anything else, which picocli reads as before (help, version, errors).
+     */
+    static Optional<WebhookCommand> plainWebhook(String... args) {
+        if (args.length == 0 || !args[0].equals("webhook")) {
+            return Optional.empty();
+        }
+        return WebhookArgs.parse(Arrays.asList(args).subList(1, args.length));
+    }
+
+    /** As picocli's {@code execute} runs a command: its exit code, or the stack trace and 1 for an exception. */
+    private static int runDirectly(WebhookCommand command) {
+        try {
+            return command.call();
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            return CommandLine.ExitCode.SOFTWARE;
+        }
     }
 
     /** The command line with Juneau's help layout and one-line usage errors (exit 2) on every subcommand. */

@@ -34,7 +34,7 @@ public final class WebhookAssembly {
     }
 
     /**
-     * The app at once, its cluster view opened (and its JSON codec built) on a thread of its own: reading a state
+     * The app at once, its cluster view opened and its JSON codec built each on a thread of its own: reading a state
      * file or building a client overlaps TLS and HTTP start-up instead of following it. Until the view is open, readiness names it and a review
      * is refused with a reason (not allowed: fail closed); a view that cannot open completes {@code opened}
      * exceptionally with the one-line reason.
@@ -52,27 +52,35 @@ public final class WebhookAssembly {
     static Opening opening(AdmissionSettings settings, ViewOpener source, int maxBodyBytes) {
         CompletableFuture<Reviewer> reviewer = new CompletableFuture<>();
         WebhookApp app = new WebhookApp(new Deferred(reviewer), AdmissionEngine.ENDPOINTS, maxBodyBytes);
+        // the codec's Jackson set-up (fabric8's serialization settings) and the view's opening share little but the
+        // JDK, so each has a thread: on two cores the slower of the two, not their sum, is what ready waits for
+        CompletableFuture<Void> codec = CompletableFuture.runAsync(() -> app.codec().prepare(),
+                daemon("webhook-codec"));
         CompletableFuture<ClusterViewSource.Opened> opened = CompletableFuture.supplyAsync(() -> {
             try {
-                app.codec().prepare();
                 return source.open();
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
-        }, r -> {
-            Thread t = new Thread(r, "webhook-view-open");
-            t.setDaemon(true);
-            t.start();
-        });
-        CompletableFuture<Void> ready = opened.thenAccept(o -> {
-            app.closeOnStop(o.closer());
-            reviewer.complete(new EngineReviewer(new AdmissionEngine(settings), o.view()));
-        });
+        }, daemon("webhook-view-open"));
+        // an opened view is the app's to close even if the codec failed
+        CompletableFuture<Void> ready = opened.thenAccept(o -> app.closeOnStop(o.closer()))
+                .thenCombine(codec, (viewClosable, prepared) -> prepared)
+                .thenRun(() -> reviewer.complete(new EngineReviewer(new AdmissionEngine(settings),
+                        opened.join().view())));
         app.readiness().require(VIEW_SYNCED, () -> ready.isDone() && !ready.isCompletedExceptionally()
                 && opened.join().synced().getAsBoolean());
         app.readiness().requireAlive(() -> ready.isDone() && !ready.isCompletedExceptionally()
                 ? opened.join().stopped().get() : List.of());
         return new Opening(app, ready);
+    }
+
+    private static java.util.concurrent.Executor daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            t.start();
+        };
     }
 
     /** The reviewer once the view is open; before that a refusal that says why. */

@@ -161,9 +161,11 @@ public final class WebhookServer {
     }
 
     /**
-     * Class initialisation the main thread would otherwise wait for, started now on another thread while TLS loads:
-     * Jetty's MimeTypes lists every locale the JDK knows (about a tenth of the main thread's start-up). A class is
-     * initialised once; whoever needs it first while it runs waits for it instead of doing it again.
+     * Class initialisation the main thread would otherwise wait for, started now on other threads while TLS loads:
+     * Jetty's MimeTypes lists every locale the JDK knows (about a tenth of the main thread's start-up), and the JDK's
+     * TLS engine (its protocol and cipher suite tables, checked against the security providers, and the EC classes a
+     * handshake uses) would otherwise be set up on the main thread by Jetty's start. A class is initialised once;
+     * whoever needs it first while it runs waits for it instead of doing it again.
      */
     private static void warmUpOnAnotherCore() {
         Thread warm = new Thread(() -> {
@@ -173,6 +175,29 @@ public final class WebhookServer {
         }, "webhook-warm-up");
         warm.setDaemon(true);
         warm.start();
+        Thread tls = new Thread(WebhookServer::warmUpTls, "webhook-warm-up-tls");
+        tls.setDaemon(true);
+        tls.start();
+    }
+
+    /**
+     * An engine of a throw-away TLS context: empty key and trust managers, so nothing is read (no CA list), and
+     * nothing of it is kept. A failure only means the main thread does this work itself, as before.
+     */
+    static void warmUpTls() {
+        try {
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            context.init(new javax.net.ssl.KeyManager[0], new javax.net.ssl.TrustManager[0], null);
+            javax.net.ssl.SSLEngine engine = context.createSSLEngine();
+            engine.setUseClientMode(false);
+            engine.setEnabledProtocols(HttpsConnectors.PROTOCOLS);
+            java.security.KeyPairGenerator.getInstance("EC");
+            java.security.Signature.getInstance("SHA256withECDSA");
+            javax.crypto.KeyAgreement.getInstance("ECDH");
+            javax.crypto.KeyAgreement.getInstance("XDH");
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            LOG.debug("warming up TLS: {}", e.toString());
+        }
     }
 
     private static CompletableFuture<TlsReloader.Loaded> onAnotherThread(String name, TlsReloader.Unchecked read) {

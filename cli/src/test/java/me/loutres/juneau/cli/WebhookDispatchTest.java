@@ -1,0 +1,91 @@
+package me.loutres.juneau.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code juneau webhook} with plain arguments runs without picocli, and says and returns exactly what the picocli path
+ * does; help, version and usage errors still go through picocli.
+ */
+class WebhookDispatchTest {
+    @TempDir
+    Path dir;
+
+    /** Logging starts (and prints its status once) before the runs compared, not inside the first of them. */
+    @org.junit.jupiter.api.BeforeAll
+    static void loggingStarted() {
+        org.slf4j.LoggerFactory.getILoggerFactory();
+    }
+
+    @Test
+    void plainArgumentsSkipPicocliAndEndAsThePicocliPathDoes() {
+        String cert = dir.resolve("missing.crt").toString();
+        String key = dir.resolve("missing.key").toString();
+        for (List<String> rest : List.of(
+                List.of("--tls-cert-file", cert, "--tls-key-file", key, "--cluster-state", "state.yaml"),
+                List.of("--tls-cert-file", cert, "--tls-key-file", key, "--port", "70000"),
+                List.of("--tls-cert-file=" + cert, "--tls-key-file=" + key, "--bind-address", "127.0.0.1",
+                        "--port", "0", "--shutdown-grace", "1s"))) {
+            String[] args = webhook(rest);
+            assertThat(Juneau.plainWebhook(args)).as("%s", rest).isPresent();
+            Ended direct = ended(() -> Juneau.run(args));
+            Ended picocli = ended(() -> Juneau.commandLine("webhook").execute(args));
+            assertThat(direct).isEqualTo(picocli);
+            assertThat(direct.exit).isEqualTo(Juneau.EXIT_UNAVAILABLE);
+            assertThat(direct.err).startsWith("juneau webhook: ");
+        }
+    }
+
+    @Test
+    void helpVersionAndUsageErrorsGoThroughPicocli() {
+        for (List<String> rest : List.<List<String>>of(List.of("--help"), List.of("--version"), List.of(),
+                List.of("--tls-cert-file", "c", "--tls-key-file", "k", "--port", "x"),
+                List.of("--tls-cert-file", "c", "--tls-key-file", "k", "--no-such-option"))) {
+            String[] args = webhook(rest);
+            assertThat(Juneau.plainWebhook(args)).as("%s", rest).isEmpty();
+            assertThat(ended(() -> Juneau.run(args))).isEqualTo(ended(() -> Juneau.commandLine("webhook").execute(args)));
+        }
+        Ended help = ended(() -> Juneau.run("webhook", "--help"));
+        assertThat(help.out).contains("Usage: juneau webhook").contains("--tls-cert-file");
+        Ended error = ended(() -> Juneau.run("webhook", "--tls-cert-file", "c"));
+        assertThat(error.exit).isEqualTo(Juneau.EXIT_UNAVAILABLE);
+        assertThat(error.err).startsWith("error: ").contains("--tls-key-file").contains("juneau webhook --help");
+        assertThat(Juneau.plainWebhook("validate", "--tls-cert-file", "c", "--tls-key-file", "k")).isEmpty();
+    }
+
+    private static String[] webhook(List<String> rest) {
+        String[] args = new String[rest.size() + 1];
+        args[0] = "webhook";
+        for (int i = 0; i < rest.size(); i++) {
+            args[i + 1] = rest.get(i);
+        }
+        return args;
+    }
+
+    private record Ended(int exit, String out, String err) {
+    }
+
+    private static synchronized Ended ended(java.util.function.IntSupplier run) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setOut(o);
+            System.setErr(e);
+            int exit = run.getAsInt();
+            return new Ended(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+}
