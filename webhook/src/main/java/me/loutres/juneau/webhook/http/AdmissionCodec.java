@@ -140,8 +140,8 @@ public final class AdmissionCodec {
 
     /**
      * Builds the mappers now rather than on the first request. Configuring fabric8's serialization takes a noticeable
-     * part of a start-up; the embedded server calls this on the thread that opens the cluster view, not on the one
-     * that starts TLS and Jetty.
+     * part of a start-up; the embedded server calls this on a thread of its own ({@code webhook-codec}, see
+     * {@code WebhookAssembly}), beside the one that opens the cluster view and the one that starts TLS and Jetty.
      */
     public AdmissionCodec prepare() {
         mappers();
