@@ -77,6 +77,8 @@ public final class CdsTraining {
         } finally {
             System.err.printf("juneau cds training: %d reviews answered in %d ms%n", served,
                     (System.nanoTime() - start) / 1_000_000);
+            // the training's key, certificates and state are of no use after it; a build leaves nothing in /tmp
+            deleteQuietly(dir);
             // the shutdown hook stops the webhook; the JVM writes the archive as it exits
             System.exit(0);
         }
@@ -127,6 +129,17 @@ public final class CdsTraining {
             return statusLine.startsWith("HTTP/1.1 ") ? Integer.parseInt(statusLine.substring(9, 12)) : -1;
         } catch (IOException | RuntimeException notYet) {
             return -1;
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("juneau cds training: could not remove " + dir + ": " + e.getMessage());
         }
     }
 

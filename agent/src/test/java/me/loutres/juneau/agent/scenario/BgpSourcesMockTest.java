@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +42,9 @@ class BgpSourcesMockTest {
 
     final AgentCluster cluster = new AgentCluster();
     NodeAgent agent;
+    /** BIRD's run directory (no BIRD runs here: its path does not exist); JUnit deletes it after each test. */
+    @org.junit.jupiter.api.io.TempDir
+    Path birdDir;
 
     @AfterEach
     void stop() {
@@ -56,7 +58,7 @@ class BgpSourcesMockTest {
         AgentOptions options = AgentOptions.defaults("node-a").withMetrics("127.0.0.1", -1)
                 .withLease(new LeaseKeeper.Timing(Duration.ofMillis(200), Duration.ofSeconds(3),
                         Duration.ofSeconds(10), Duration.ofSeconds(30)));
-        BgpOptions bgp = new BgpOptions(Path.of("/nonexistent/bird"), Files.createTempDirectory("juneau-bird"),
+        BgpOptions bgp = new BgpOptions(Path.of("/nonexistent/bird"), birdDir,
                 "198.18.0.11", List.of());
         agent = NodeAgent.start(cluster.newAgentClient(), options, bgp, Clock.systemUTC(), new FakeWire(),
                 () -> List.of(ETH0));

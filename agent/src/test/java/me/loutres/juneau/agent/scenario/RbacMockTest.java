@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,10 +36,14 @@ import org.junit.jupiter.api.Test;
 class RbacMockTest {
     static final Path RBAC = Path.of("..", "manifests", "base", "agent", "rbac.yaml");
 
+    /** BIRD's run directory (no BIRD runs here: its path does not exist); JUnit deletes it after the test. */
+    @org.junit.jupiter.api.io.TempDir
+    Path birdDir;
+
     @Test
     void everyCallIsGrantedAndEveryGrantIsUsed() throws Exception {
         try (AgentCluster c = new AgentCluster()) {
-            exerciseEveryPath(c);
+            exerciseEveryPath(c, birdDir);
             RbacCheck.assertCallsMatchGrants("agent", RBAC, c.agentRequests().stream()
                     .map(r -> new String[] {r.method(), r.path()}).toList(), c.client());
         }
@@ -66,7 +69,7 @@ class RbacMockTest {
      * the BGP half: its watches, the peer's Secret, its BGPSessions listed, one created and its status written (BIRD is
      * missing on purpose: the session says so and the BGPPeer gets an Event), and deleted when its peer goes.
      */
-    private static void exerciseEveryPath(AgentCluster c) throws Exception {
+    private static void exerciseEveryPath(AgentCluster c, Path birdDir) throws Exception {
         MacAddress mac = MacAddress.parse("02:00:00:00:00:0a");
         InterfaceInfo eth0 = new InterfaceInfo("eth0", 2, mac,
                 List.of(new InterfaceInfo.Prefix(Ipv4.parse("198.18.0.11"), 24)), true, false);
@@ -77,7 +80,7 @@ class RbacMockTest {
                         Duration.ofMillis(1200), Duration.ofSeconds(1)));
         c.advertise("web", "198.18.0.100", "node-a");
         bgpObjects(c);
-        BgpOptions bgp = new BgpOptions(Path.of("/nonexistent/bird"), Files.createTempDirectory("juneau-bird"),
+        BgpOptions bgp = new BgpOptions(Path.of("/nonexistent/bird"), birdDir,
                 "198.18.0.11", List.of());
         NodeAgent agent = NodeAgent.start(c.newAgentClient(), options, bgp, Clock.systemUTC(), wire,
                 () -> List.of(eth0));
