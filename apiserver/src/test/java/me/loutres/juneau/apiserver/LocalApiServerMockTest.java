@@ -290,8 +290,10 @@ class LocalApiServerMockTest {
     }
 
     @Test
-    void writesKubeconfigReadableOnlyByItsOwner() throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.createTempDirectory("juneau").resolve("kubeconfig");
+    void writesKubeconfigReadableOnlyByItsOwner(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // JUnit's directory, deleted after the test: the file holds the admin token
+        java.nio.file.Path file = dir.resolve("kubeconfig");
         server.writeKubeconfig(file);
         String text = java.nio.file.Files.readString(file);
         assertThat(text).contains("server: " + server.url(), "token: " + Identities.ADMIN_TOKEN);
