@@ -2,10 +2,7 @@ package me.loutres.juneau.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -15,22 +12,12 @@ import java.nio.file.Path;
  */
 public record CommandRun(String[] args, String out, String err, int exit) {
 
+    /** Runs the command; only its own threads' output is captured (see {@link CapturedOutput}). */
     public static synchronized CommandRun of(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            exit = Juneau.run(args);
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
+        try (CapturedOutput captured = CapturedOutput.start()) {
+            int exit = Juneau.run(args);
+            return new CommandRun(args, captured.out(), captured.err(), exit);
         }
-        return new CommandRun(args, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), exit);
     }
 
     /** What a reader of the golden file sees: the command, its output, its errors and its exit code. */

@@ -2,9 +2,6 @@ package me.loutres.juneau.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -72,58 +69,13 @@ class WebhookDispatchTest {
     private record Ended(int exit, String out, String err) {
     }
 
-    /**
-     * Runs one command with System.out and System.err captured for this thread only: a failed start closes the view
-     * it was opening, and fabric8's informer threads may log that close (to System.err) while the next command runs;
-     * their lines are not the command's words, so they go to the streams the test started with.
-     */
+    /** Runs one command; only its own threads' output is compared (see {@link CapturedOutput}). */
     private static synchronized Ended ended(java.util.function.IntSupplier run) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread self = Thread.currentThread();
-        try (PrintStream o = new PrintStream(new ThisThreadOnly(self, out, oldOut), true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(new ThisThreadOnly(self, err, oldErr), true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            int exit = run.getAsInt();
-            return new Ended(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
-    /** Bytes written by {@code owner} go to {@code captured}, any other thread's to {@code others}. */
-    private static final class ThisThreadOnly extends java.io.OutputStream {
-        private final Thread owner;
-        private final java.io.OutputStream captured;
-        private final java.io.OutputStream others;
-
-        ThisThreadOnly(Thread owner, java.io.OutputStream captured, java.io.OutputStream others) {
-            this.owner = owner;
-            this.captured = captured;
-            this.others = others;
-        }
-
-        private java.io.OutputStream target() {
-            return Thread.currentThread() == owner ? captured : others;
-        }
-
-        @Override
-        public void write(int b) throws java.io.IOException {
-            target().write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws java.io.IOException {
-            target().write(b, off, len);
-        }
-
-        @Override
-        public void flush() throws java.io.IOException {
-            target().flush();
+        synchronized (CommandRun.class) {
+            try (CapturedOutput captured = CapturedOutput.start()) {
+                int exit = run.getAsInt();
+                return new Ended(exit, captured.out(), captured.err());
+            }
         }
     }
 }
