@@ -18,7 +18,10 @@ touch "$dir/up.log"
 "$root/bin/juneau" up --no-controller --kubeconfig-out "$dir/kc" >"$dir/up.log" 2>&1 &
 up=$!
 ctl=
-trap 'kill ${ctl:+$ctl} $up 2>/dev/null; wait 2>/dev/null' EXIT
+# the directory holds kubeconfigs with the local API server's tokens: removed at the end unless KEEP_LOGS=1 (then
+# its path is printed, for the logs)
+trap 'kill ${ctl:+$ctl} $up 2>/dev/null; wait 2>/dev/null
+  if [ -n "${KEEP_LOGS:-}" ]; then echo "logs kept in $dir" >&2; else rm -rf "$dir"; fi' EXIT
 until grep -q 'Press Ctrl-C' "$dir/up.log"; do kill -0 $up; sleep 1; done
 JUNEAU_JAVA_OPTS="$jvm" "$ctl_root/bin/juneau" controller --kubeconfig "$dir/kc.controller" --identity c1 \
   --metrics-port 0 >"$dir/controller.log" 2>&1 &

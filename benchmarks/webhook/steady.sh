@@ -44,7 +44,11 @@ done
 for tool in wrk hey openssl curl; do
   command -v "$tool" >/dev/null || { echo "steady.sh: $tool is needed (apt-get install -y $tool)" >&2; exit 2; }
 done
-[ -n "$out" ] || out="$(mktemp -d /tmp/webhook-steady.XXXXXX)"
+# a directory the script made itself (no --out) is removed at the end, unless the webhook failed and its log is
+# what the error message points to
+made_out=
+[ -n "$out" ] || { out="$(mktemp -d /tmp/webhook-steady.XXXXXX)"; made_out=1; }
+trap '[ -z "$made_out" ] || rm -rf "$out"' EXIT
 mkdir -p "$out"
 lib="$root/cli/target/lib"
 jar="$(ls "$root"/cli/target/cli-*.jar | head -n 1)"
@@ -91,13 +95,13 @@ esac
 url="https://127.0.0.1:$port"
 until curl -ksf -o /dev/null "$url/readyz"; do
   sleep 0.02
-  kill -0 "$launcher" 2>/dev/null || { echo "steady.sh: the webhook exited; see $out/server.log" >&2; exit 1; }
+  kill -0 "$launcher" 2>/dev/null || { made_out=; echo "steady.sh: the webhook exited; see $out/server.log" >&2; exit 1; }
 done
 ready_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 # bin/juneau execs java, so the launcher's pid is the JVM's (a shell in between would be its parent)
 jvm=$launcher
 [ "$(cat /proc/$jvm/comm)" = java ] || jvm=$(pgrep -n -P "$launcher")
-trap 'kill "$jvm" 2>/dev/null || true' EXIT
+trap 'kill "$jvm" 2>/dev/null || true; [ -z "$made_out" ] || rm -rf "$out"' EXIT
 # CPU (user + system) the JVM used until ready: a busy machine stretches the wall time far more than this
 cpu_ms=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$jvm/stat")
 rss() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$jvm/status"; }
