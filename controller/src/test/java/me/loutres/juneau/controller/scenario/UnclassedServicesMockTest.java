@@ -38,6 +38,13 @@ class UnclassedServicesMockTest extends ScenarioBase {
                 .editSpec().withLoadBalancerClass(null).endSpec().build();
     }
 
+    /** ExternalNetwork reconciles so far: one follows each ExternalNetwork event the controller's cache takes in. */
+    private double networkReconciles() {
+        return controller.scrapeMetrics().lines()
+                .filter(l -> l.startsWith("juneau_reconcile_total{kind=\"network\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     @Order(1)
     void withoutTheFlagAnUnclassedServiceIsIgnored() {
@@ -94,7 +101,13 @@ class UnclassedServicesMockTest extends ScenarioBase {
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessageContaining("ExternalNetworks \"uc-net2\" and \"uc-net\" would both be marked");
 
+        settle();
+        double networkReconciles = networkReconciles();
         cluster.beforeTheWebhook(() -> cluster.client().resource(second).create());
+        // the Service must reach a controller that knows both defaults: reconciled before the uc-net2 event, it would
+        // take its VIP from uc-net, the only default known then, and keep it (a VIP keeps its network)
+        me.loutres.juneau.testing.Eventually.until("the controller saw ExternalNetwork uc-net2",
+                () -> networkReconciles() > networkReconciles);
         cluster.create(unclassed("uc", "late"));
         eventually(() -> {
             Condition c = condition(status("uc", "late"), JuneauConstants.CONDITION_ALLOCATED);
