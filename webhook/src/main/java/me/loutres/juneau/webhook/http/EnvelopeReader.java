@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The AdmissionReview envelope in one streaming pass, straight into fabric8's {@link AdmissionRequest}: Jackson's bean
@@ -202,53 +203,40 @@ final class EnvelopeReader {
         }
 
         private GroupVersionKind kind(JsonToken token) throws IOException, NotPlain {
-            expect(token, JsonToken.START_OBJECT);
             GroupVersionKind kind = new GroupVersionKind();
-            int seen = 0;
-            for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-                JsonToken value = p.nextToken();
-                switch (name) {
-                    case "group" -> {
-                        seen = once(seen, 1);
-                        kind.setGroup(string(value));
-                    }
-                    case "version" -> {
-                        seen = once(seen, 2);
-                        kind.setVersion(string(value));
-                    }
-                    case "kind" -> {
-                        seen = once(seen, 4);
-                        kind.setKind(string(value));
-                    }
-                    default -> throw NotPlain.INSTANCE;
-                }
-            }
+            groupVersionAnd(token, "kind", kind::setGroup, kind::setVersion, kind::setKind);
             return kind;
         }
 
         private GroupVersionResource resource(JsonToken token) throws IOException, NotPlain {
-            expect(token, JsonToken.START_OBJECT);
             GroupVersionResource resource = new GroupVersionResource();
+            groupVersionAnd(token, "resource", resource::setGroup, resource::setVersion, resource::setResource);
+            return resource;
+        }
+
+        /**
+         * An object of {@code group}, {@code version} and {@code last}, each a string at most once and nothing else,
+         * handed to the three setters; any other shape is left to the bean binding.
+         */
+        private void groupVersionAnd(JsonToken token, String last, Consumer<String> group, Consumer<String> version,
+                Consumer<String> lastOne) throws IOException, NotPlain {
+            expect(token, JsonToken.START_OBJECT);
             int seen = 0;
             for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                 JsonToken value = p.nextToken();
-                switch (name) {
-                    case "group" -> {
-                        seen = once(seen, 1);
-                        resource.setGroup(string(value));
-                    }
-                    case "version" -> {
-                        seen = once(seen, 2);
-                        resource.setVersion(string(value));
-                    }
-                    case "resource" -> {
-                        seen = once(seen, 4);
-                        resource.setResource(string(value));
-                    }
-                    default -> throw NotPlain.INSTANCE;
+                if (name.equals("group")) {
+                    seen = once(seen, 1);
+                    group.accept(string(value));
+                } else if (name.equals("version")) {
+                    seen = once(seen, 2);
+                    version.accept(string(value));
+                } else if (name.equals(last)) {
+                    seen = once(seen, 4);
+                    lastOne.accept(string(value));
+                } else {
+                    throw NotPlain.INSTANCE;
                 }
             }
-            return resource;
         }
 
         private UserInfo userInfo(JsonToken token) throws IOException, NotPlain {
