@@ -7,6 +7,8 @@
 # VIP, and to the end of the idle 20 s), by thread group (/proc/PID/task/*/stat; threads that ended are counted in the
 # total only). CONTROLLER_ROOT: the checkout whose controller runs (default: this one), to compare two builds against
 # the same API server and webhook; it needs its jars built too.
+# Its temp directory (kubeconfigs with the local API server's tokens, the logs) is removed at the end; KEEP_LOGS=1
+# keeps it and prints its path.
 # Needs the jars (bin/juneau builds them) and the cli test classes (mvn -o -B -q -pl cli -am test-compile).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

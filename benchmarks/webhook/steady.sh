@@ -9,6 +9,8 @@
 #   benchmarks/webhook/steady.sh [--root DIR] [--flags juneau|image] [--reps N] [--out DIR] [--extra 'JVM FLAGS']
 #       [--ready-only]
 #
+# --out: where the certificate, the review body and the logs go; without it a directory of the script's own, removed
+#   at the end (kept when the webhook fails to start: the error names its log).
 # --root: a built worktree (mvn -B package -DskipTests; its cli/target and webhook/target/test-classes), so the
 #   same script measures another build's jars, e.g. main's in a second worktree, back to back.
 # --flags juneau: what `bin/juneau webhook` runs (its flags and the class-data archive the build trained);
