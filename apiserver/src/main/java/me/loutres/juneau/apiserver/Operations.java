@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.fabric8.zjsonpatch.JsonPatchException;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,18 +47,21 @@ final class Operations {
         return registry.find("v1", "namespaces").orElseThrow();
     }
 
+    /** A second and its text as a timestamp. */
+    private record StampedSecond(long second, String text) {
+    }
+
     /** The second a timestamp was last written for, and its text (formatting an Instant costs more than the write). */
-    private static volatile Object[] lastSecond = {Long.MIN_VALUE, ""};
+    private static volatile StampedSecond lastSecond = new StampedSecond(Long.MIN_VALUE, "");
 
     private static String now() {
         long second = Instant.now().getEpochSecond();
-        Object[] last = lastSecond;
-        if ((long) last[0] == second) {
-            return (String) last[1];
+        StampedSecond last = lastSecond;
+        if (last.second() != second) {
+            last = new StampedSecond(second, Instant.ofEpochSecond(second).toString());
+            lastSecond = last;
         }
-        String text = Instant.ofEpochSecond(second).truncatedTo(ChronoUnit.SECONDS).toString();
-        lastSecond = new Object[] {second, text};
-        return text;
+        return last.text();
     }
 
     // ---------------------------------------------------------------- create

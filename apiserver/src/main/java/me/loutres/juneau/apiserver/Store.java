@@ -75,21 +75,17 @@ final class Store {
             return j;
         }
 
-        private volatile byte[] added;
-        private volatile byte[] modified;
-        private volatile byte[] deleted;
+        /** The events of this object built so far, by kind: ADDED, MODIFIED, DELETED (see {@link #kindIndex}). */
+        private final java.util.concurrent.atomic.AtomicReferenceArray<byte[]> events =
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(3);
 
         /**
          * The whole watch event {@code {"type":KIND,"object":...}} as UTF-8, built once per kind however many
          * streams send it (a WebSocket stream sends these bytes as its text message, an HTTP stream as its line).
          */
         byte[] event(String kind) {
-            byte[] e = switch (kind) {
-                case ADDED -> added;
-                case MODIFIED -> modified;
-                case DELETED -> deleted;
-                default -> null;
-            };
+            int index = kindIndex(kind);
+            byte[] e = index < 0 ? null : events.get(index);
             if (e != null) {
                 return e;
             }
@@ -102,13 +98,19 @@ final class Store {
                 at += part.length;
             }
             e[at] = '}';
-            switch (kind) { // racing streams build the same bytes
-                case ADDED -> added = e;
-                case MODIFIED -> modified = e;
-                case DELETED -> deleted = e;
-                default -> { }
+            if (index >= 0) {
+                events.set(index, e); // racing streams build the same bytes
             }
             return e;
+        }
+
+        private static int kindIndex(String kind) {
+            return switch (kind) {
+                case ADDED -> 0;
+                case MODIFIED -> 1;
+                case DELETED -> 2;
+                default -> -1;
+            };
         }
 
         private static final byte[] EVENT_START = "{\"type\":\"".getBytes(StandardCharsets.US_ASCII);

@@ -70,7 +70,7 @@ class WebhookDispatchTest {
     }
 
     /** Runs one command; only its own threads' output is compared (see {@link CapturedOutput}). */
-    private static synchronized Ended ended(java.util.function.IntSupplier run) {
+    private static Ended ended(java.util.function.IntSupplier run) {
         synchronized (CommandRun.class) {
             try (CapturedOutput captured = CapturedOutput.start()) {
                 int exit = run.getAsInt();

@@ -39,9 +39,9 @@ public final class WebhookArgs {
 
     private static WebhookCommand read(List<String> args) {
         WebhookCommand command = new WebhookCommand();
-        command.port = WebhookConfig.DEFAULT_PORT;
-        command.bindAddress = "0.0.0.0";
-        String grace = "10s";
+        command.port = Integer.parseInt(WebhookCommand.DEFAULT_PORT);
+        command.bindAddress = WebhookCommand.DEFAULT_BIND_ADDRESS;
+        String grace = WebhookCommand.DEFAULT_SHUTDOWN_GRACE;
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);

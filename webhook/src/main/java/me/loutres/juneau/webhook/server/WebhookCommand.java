@@ -33,10 +33,15 @@ public final class WebhookCommand implements Callable<Integer> {
             description = "PEM private key (PKCS#8, EC or RSA).")
     Path keyFile;
 
-    @Option(names = "--port", defaultValue = "9443", paramLabel = "PORT", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
+    /** The defaults picocli fills in, and WebhookArgs too when it reads the arguments without picocli. */
+    static final String DEFAULT_PORT = "9443";
+    static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+    static final String DEFAULT_SHUTDOWN_GRACE = "10s";
+
+    @Option(names = "--port", defaultValue = DEFAULT_PORT, paramLabel = "PORT", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--bind-address", defaultValue = "0.0.0.0", paramLabel = "ADDRESS",
+    @Option(names = "--bind-address", defaultValue = DEFAULT_BIND_ADDRESS, paramLabel = "ADDRESS",
             description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bindAddress;
 
@@ -74,7 +79,7 @@ public final class WebhookCommand implements Callable<Integer> {
                     + "manifests/overlays/default-class, docs/install.md).")
     boolean manageUnclassed;
 
-    @Option(names = "--shutdown-grace", defaultValue = "10s", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--shutdown-grace", defaultValue = DEFAULT_SHUTDOWN_GRACE, paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long a stop waits for in-flight requests (default: ${DEFAULT-VALUE}).")
     Duration shutdownGrace;
 
