@@ -3,9 +3,7 @@ package me.loutres.juneau.webhook.view;
 import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -27,6 +25,7 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.Watched;
 import me.loutres.juneau.runtime.watch.WatchedCache;
 import me.loutres.juneau.view.BgpNames;
@@ -130,7 +129,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         bfdProfiles = cache.watch("BFDProfile", client.resources(BFDProfile.class));
         secrets = cache.watch("Secret", client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE))
                 .store(KeysOnlyStore::new);
-        namespaces = cache.watch("Namespace", client.namespaces()).store(LabelsOnlyStore::new);
+        namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
         all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets, namespaces);
     }
 
@@ -348,29 +347,6 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     public Optional<Map<String, String>> namespaceLabels(String name) {
         Namespace ns = name == null ? null : namespaces.get(name);
         return ns == null ? Optional.empty() : Optional.of(ViewKeys.labels(ns));
-    }
-
-    /**
-     * The Namespace cache: name, labels and resourceVersion only (what the rule and the informer read); a cluster
-     * with many namespaces costs a few bytes each, not their annotations and finalizers.
-     */
-    private static final class LabelsOnlyStore extends BasicItemStore<Namespace> {
-        LabelsOnlyStore() {
-            super(Cache::metaNamespaceKeyFunc);
-        }
-
-        @Override
-        public Namespace put(String key, Namespace ns) {
-            return super.put(key, lean(ns));
-        }
-    }
-
-    /** What a view keeps of a Namespace. */
-    static Namespace lean(Namespace ns) {
-        ObjectMeta m = ns.getMetadata();
-        return new NamespaceBuilder().withNewMetadata().withName(m.getName()).withUid(m.getUid())
-                .withResourceVersion(m.getResourceVersion())
-                .withLabels(m.getLabels() == null ? null : new java.util.HashMap<>(m.getLabels())).endMetadata().build();
     }
 
     /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
