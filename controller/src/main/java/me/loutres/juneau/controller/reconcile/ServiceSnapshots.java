@@ -143,7 +143,11 @@ final class ServiceSnapshots {
      * the nodes with an endpoint: only they can advertise.
      */
     private AnnounceFacts announceFacts(String network, NetworkResolution resolution, Set<String> nodes) {
-        ExternalNetwork net = resolution instanceof NetworkResolution.Usable ? cache.network(network) : null;
+        // a network that no longer lets the Service in still says which nodes may announce the VIP it keeps
+        boolean notAllowed = resolution instanceof NetworkResolution.Unavailable u
+                && JuneauConstants.REASON_NOT_ALLOWED.equals(u.reason());
+        ExternalNetwork net = resolution instanceof NetworkResolution.Usable || notAllowed ? cache.network(network)
+                : null;
         LabelSelector selector = ClusterCache.nodeSelector(net);
         List<AnnounceFacts.SessionReport> sessions = new ArrayList<>();
         List<String> peers = List.of();
