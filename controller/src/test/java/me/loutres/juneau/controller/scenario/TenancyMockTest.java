@@ -184,6 +184,51 @@ class TenancyMockTest extends ScenarioBase {
         assertThat(status("tn-gold", "plain").getVip()).isNull();
     }
 
+    /** A Namespace's label change reaches only its own Services, and only those whose network tests that label. */
+    @Test
+    @Order(5)
+    void aRelabelledNamespaceReQueuesOnlyItsServicesWhoseNetworkTestsThatLabel() {
+        cluster.pool("tn-open-pool", "bgp", "10.68.2.0/28");
+        cluster.network("tn-open", "bgp", "tn-open-pool");
+        cluster.pool("tn-idx-pool", "bgp", "10.68.3.0/30");
+        ExternalNetwork idx = new ExternalNetwork();
+        idx.getMetadata().setName("tn-idx-net");
+        idx.setSpec(new ExternalNetworkSpec("bgp", List.of("tn-idx-pool")));
+        ServiceAllocation sa = new ServiceAllocation();
+        sa.setNamespaceSelectors(List.of(new LabelSelectorBuilder().addNewMatchExpression().withKey("tenant")
+                .withOperator("In").withValues("gold", "gold2").endMatchExpression().build()));
+        idx.getSpec().setServiceAllocation(sa);
+        cluster.client().resource(idx).create();
+        namespace("tn-idx", Map.of("tenant", "gold"));
+        for (int i = 0; i < 4; i++) {
+            cluster.service("tn-idx", "open-" + i, "tn-open");
+        }
+        eventually(() -> {
+            cluster.service("tn-idx", "web", "tn-idx-net");
+            assertThat(cluster.svc("tn-idx", "web")).isNotNull();
+        });
+        eventually(() -> assertThat(status("tn-idx", "web").getVip()).isEqualTo("10.68.3.1"));
+        settle();
+
+        double before = serviceReconciles();
+        labelNamespace("tn-idx", Map.of("tenant", "gold", "team", "web")); // no network tests "team"
+        settle();
+        assertThat(serviceReconciles() - before).as("reconciles after a label no network tests").isZero();
+
+        // tn-net and tn-idx-net test "tenant": of tn-idx's five Services only web uses one of them (and tn-gold's
+        // Service, on tn-net too, is in another namespace); still allowed, so nothing to write
+        labelNamespace("tn-idx", Map.of("tenant", "gold2", "team", "web"));
+        settle();
+        assertThat(serviceReconciles() - before).as("reconciles after a label tn-idx-net tests").isEqualTo(1.0);
+        assertThat(status("tn-idx", "web").getPhase()).isNotEqualTo(JuneauConstants.PHASE_ERROR);
+    }
+
+    private double serviceReconciles() {
+        return controller.scrapeMetrics().lines()
+                .filter(l -> l.startsWith("juneau_reconcile_total{kind=\"service\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     private static Service unannotated(String ns, String name) {
         return MockCluster.managedService(ns, name, "unused").editMetadata().withAnnotations(null).endMetadata().build();
     }
