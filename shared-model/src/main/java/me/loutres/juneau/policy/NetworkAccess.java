@@ -45,7 +45,7 @@ public final class NetworkAccess {
         }
     }
 
-    /** True when the network lets {@code who} use it. */
+    /** True when the network lets {@code who} use it (a null {@code who} is not judged). */
     public static boolean allows(ExternalNetwork network, Requester who) {
         return refusal(network, who).isEmpty();
     }
@@ -56,7 +56,8 @@ public final class NetworkAccess {
      */
     public static Optional<String> refusal(ExternalNetwork network, Requester who) {
         ServiceAllocation sa = of(network);
-        if (sa == null) {
+        if (sa == null || who == null) {
+            // no requester: a caller that does not judge who asks (an object being deleted, DefaultNetwork without one)
             return Optional.empty();
         }
         String name = network.getMetadata() == null ? null : network.getMetadata().getName();
