@@ -91,6 +91,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
         }
         bgpAndArp(verdict, net.getSpec(), type);
         LabelSelectorRules.check(verdict, "spec.nodeSelector", net.getSpec().getNodeSelector());
+        ServiceAllocationRules.check(verdict, net.getSpec().getServiceAllocation());
         defaultMark(verdict, net, old, view, review.beingDeleted());
         if (review.beingDeleted()) {
             return verdict;

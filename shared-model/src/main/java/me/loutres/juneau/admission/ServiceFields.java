@@ -27,9 +27,11 @@ import me.loutres.juneau.view.PlainShape;
  * @param ourAnnotations        the {@code juneau.loutres.me/*} annotations as written (untrimmed), in their order
  * @param ports                 spec.ports as the rules compare them, empty when absent
  * @param ipFamilies            spec.ipFamilies, empty when absent
+ * @param labels                metadata.labels, empty when absent (who may use a network, policy/NetworkAccess)
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
-                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies) {
+                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
+                     Map<String, String> labels) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -73,7 +75,9 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         return new ServiceFields(spec == null ? null : spec.getType(), spec == null ? null : spec.getLoadBalancerClass(),
                 spec == null ? null : spec.getExternalTrafficPolicy(), spec == null ? null : spec.getLoadBalancerIP(),
                 Collections.unmodifiableMap(ours), List.copyOf(ports),
-                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()));
+                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
+                service.getMetadata() == null || service.getMetadata().getLabels() == null ? Map.of()
+                        : Collections.unmodifiableMap(new LinkedHashMap<>(service.getMetadata().getLabels())));
     }
 
     /** The fields of a tree {@link PlainShape} vouched for: every value present has its natural type. */
@@ -98,9 +102,15 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         for (JsonNode f : spec.path("ipFamilies")) {
             families.add(f.textValue());
         }
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (var it = tree.path("metadata").path("labels").fields(); it.hasNext(); ) {
+            var e = it.next();
+            labels.put(e.getKey(), e.getValue().textValue());
+        }
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
-                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families));
+                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families),
+                Collections.unmodifiableMap(labels));
     }
 
     private static String text(JsonNode node) {

@@ -3,6 +3,7 @@ package me.loutres.juneau.view;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
@@ -92,4 +93,11 @@ public interface ClusterView {
      * keys are kept, never a value, and no other namespace is read (docs/admission.md, BGPPeer).
      */
     Optional<Set<String>> systemSecretKeys(String name);
+
+    /**
+     * The labels of the Namespace {@code name} (empty map when it has none), empty when the view does not know that
+     * Namespace: who may use an ExternalNetwork reads them ({@code policy/NetworkAccess}). Only names and labels are
+     * kept of Namespaces.
+     */
+    Optional<Map<String, String>> namespaceLabels(String name);
 }

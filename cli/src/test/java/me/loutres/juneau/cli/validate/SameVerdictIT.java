@@ -189,6 +189,11 @@ class SameVerdictIT {
         public Optional<java.util.Set<String>> systemSecretKeys(String name) {
             return delegate.systemSecretKeys(name);
         }
+
+        @Override
+        public Optional<java.util.Map<String, String>> namespaceLabels(String name) {
+            return delegate.namespaceLabels(name);
+        }
     }
 
     @BeforeAll

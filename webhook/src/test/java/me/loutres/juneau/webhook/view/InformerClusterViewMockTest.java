@@ -98,6 +98,28 @@ class InformerClusterViewMockTest {
         }
     }
 
+    /** Who may use a network reads Namespace labels: kept lean (name and labels), followed on change. */
+    @Test
+    void keepsTheNamespacesNamesAndLabelsOnlyAndFollowsTheirLabels() throws Exception {
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("team-a").addToLabels("tenant", "gold").addToAnnotations("note", "a long annotation")
+                .endMetadata().build()).create();
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            assertThat(view.namespaceLabels("team-a")).contains(java.util.Map.of("tenant", "gold"));
+            assertThat(view.namespaceLabels("team-b")).as("an unknown Namespace has no labels to judge").isEmpty();
+            assertThat(view.informer("Namespace").getStore().list()).singleElement()
+                    .satisfies(ns -> assertThat(((io.fabric8.kubernetes.api.model.Namespace) ns).getMetadata()
+                            .getAnnotations()).isNullOrEmpty());
+
+            client.namespaces().withName("team-a").edit(ns -> {
+                ns.getMetadata().getLabels().put("tenant", "silver");
+                return ns;
+            });
+            await(() -> view.namespaceLabels("team-a").equals(java.util.Optional.of(java.util.Map.of("tenant", "silver"))));
+        }
+    }
+
     @Test
     void readsEveryKindFromItsCacheAndFollowsChanges() throws Exception {
         client.resource(TestObjects.bgpPool("pool-a", "203.0.113.0/28")).create();
