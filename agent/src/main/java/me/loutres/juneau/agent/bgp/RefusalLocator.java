@@ -89,17 +89,21 @@ public final class RefusalLocator {
         return out;
     }
 
-    /** BIRD's words without their place: the same refusal moves to other lines as routes come and go. */
+    /**
+     * BIRD's words without their place ({@code FILE:LINE:COL}, a filter's {@code line N}): the same refusal moves to
+     * other lines as routes come and go.
+     */
     public static String withoutPlace(String words) {
-        return words == null ? null : words.replaceAll(":\\d+:\\d+", "");
+        return words == null ? null : words.replaceAll(":\\d+:\\d+", "").replaceAll("\\bline \\d+", "line");
     }
 
     /**
      * The piece without which {@code config} parses, when BIRD's words name no place in a piece (a BIRD that words
      * its errors differently): each network, then each peer, left out in turn and the rest checked by {@code parse}
-     * (BIRD's {@code bird -p}: the text's error, or null when it parses). Null when no single piece is to blame.
+     * (BIRD's {@code bird -p}: the text's error, or null when it parses) on the text {@code render} writes. Null when no single piece is to blame.
      */
-    public static RefusedPiece search(BirdConfig config, String words, Function<String, String> parse) {
+    public static RefusedPiece search(BirdConfig config, String words, Function<BirdConfig, String> render,
+            Function<String, String> parse) {
         List<RefusedPiece> candidates = new ArrayList<>();
         // networks first: leaving a peer out also takes every network's part of its filter with it, so it would
         // "fix" a network's communities too, and take the peer's other routes down for nothing
@@ -107,7 +111,7 @@ public final class RefusalLocator {
                 words)));
         config.neighbors().forEach(n -> candidates.add(new RefusedPiece(RefusedPiece.Kind.PEER, n.peer(), words)));
         for (RefusedPiece c : candidates) {
-            if (parse.apply(BirdConfigRenderer.render(c.dropFrom(config))) == null) {
+            if (parse.apply(render.apply(c.dropFrom(config))) == null) {
                 return c;
             }
         }

@@ -8,8 +8,20 @@ package me.loutres.juneau.agent.bgp;
  * @param bfdState  Up, Down, Init or AdminDown; null without BFD
  * @param routes    routes advertised to the peer
  * @param lastError BIRD's last error for the session, or why it is not configured / BIRD does not run; null when none
+ * @param withheld  the ExternalNetworks the session should send whose routes BIRD does not carry, each with why
+ *                  (docs/bgp.md, "Troubleshooting"); empty when BIRD carries them all
  */
-public record SessionReport(String peer, String state, String bfdState, long routes, String lastError) {
+public record SessionReport(String peer, String state, String bfdState, long routes, String lastError,
+                            java.util.Map<String, String> withheld) {
+    public SessionReport {
+        withheld = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(withheld));
+    }
+
+    /** A report of a session whose networks BIRD all carries. */
+    public SessionReport(String peer, String state, String bfdState, long routes, String lastError) {
+        this(peer, state, bfdState, routes, lastError, java.util.Map.of());
+    }
+
     public boolean established() {
         return "Established".equals(state);
     }

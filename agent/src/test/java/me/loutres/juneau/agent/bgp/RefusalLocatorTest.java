@@ -90,14 +90,14 @@ class RefusalLocatorTest {
 
     @Test
     void searchFindsThePieceWithoutWhichTheRestParsesWhenTheWordsNameNoPlace() {
-        RefusedPiece p = RefusalLocator.search(CONFIG, "Reconfiguration rejected",
+        RefusedPiece p = RefusalLocator.search(CONFIG, "Reconfiguration rejected", BirdConfigRenderer::render,
                 text -> text.contains("'peer:tor-2'") ? "Reconfiguration rejected" : null);
         assertThat(p).isEqualTo(new RefusedPiece(RefusedPiece.Kind.PEER, "tor-2", "Reconfiguration rejected"));
-        RefusedPiece n = RefusalLocator.search(CONFIG, "no",
+        RefusedPiece n = RefusalLocator.search(CONFIG, "no", BirdConfigRenderer::render,
                 text -> text.contains("(65000, 70000)") ? "no" : null);
         assertThat(n).extracting(RefusedPiece::kind, RefusedPiece::name)
                 .containsExactly(RefusedPiece.Kind.NETWORK, "public");
-        assertThat(RefusalLocator.search(CONFIG, "no", text -> "always")).isNull();
+        assertThat(RefusalLocator.search(CONFIG, "no", BirdConfigRenderer::render, text -> "always")).isNull();
     }
 
     @Test
@@ -117,5 +117,7 @@ class RefusalLocatorTest {
         assertThat(RefusalLocator.withoutPlace("bird.conf:23:1 Multihop BGP with BFD requires specified local address"))
                 .isEqualTo(RefusalLocator.withoutPlace("bird.conf:41:1 Multihop BGP with BFD requires specified local"
                         + " address"));
+        assertThat(RefusalLocator.withoutPlace("bird.conf:21:36 filter preevaluation, line 21: Can't operate"))
+                .isEqualTo(RefusalLocator.withoutPlace("bird.conf:24:36 filter preevaluation, line 24: Can't operate"));
     }
 }
