@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Carries out the BGP half of a {@link NodePlan}: BIRD runs exactly the plan's configuration, and reports what BIRD
- * says about each session. Thin: every decision is the planner's; BIRD is started only when the node has BGP work (an
- * ARP-only node never needs BIRD installed).
+ * says about each session. Thin: every decision is the planner's, or {@link RefusalLocator}'s and {@link Refusals}' for
+ * a piece BIRD refuses (left out, the rest applied at once, tried again with backoff: docs/bgp.md,
+ * "Troubleshooting"); BIRD is started only when the node has BGP work (an ARP-only node never needs BIRD installed).
  */
 public final class BgpDriver implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BgpDriver.class);
@@ -168,6 +169,7 @@ public final class BgpDriver implements AutoCloseable {
     }
 
     private List<SessionReport> reports(NodePlan plan, String problem) {
+        String notRunning = problem; // why BIRD does not run the plan (a failed status query below is not that)
         Map<String, BirdStatus.Session> sessions = Map.of();
         Map<String, String> bfd = Map.of();
         if (daemon != null) {
@@ -189,7 +191,7 @@ public final class BgpDriver implements AutoCloseable {
             BirdStatus.Session b = sessions.get(BirdConfigRenderer.protocolName(s.peer()));
             RefusedPiece refusedPeer = refusals.peer(s.peer());
             String error = s.problem() != null ? s.problem() : refusedPeer != null ? refusedPeer.describe() : problem;
-            Map<String, String> withheld = withheld(neighbors.get(s.peer()), problem);
+            Map<String, String> withheld = withheld(neighbors.get(s.peer()), notRunning);
             if (b == null || refusedPeer != null) {
                 out.add(new SessionReport(s.peer(), "Idle", null, 0, error != null ? error
                         : "not configured in BIRD yet", withheld));
