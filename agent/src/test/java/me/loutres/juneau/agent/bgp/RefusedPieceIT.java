@@ -188,6 +188,8 @@ class RefusedPieceIT {
             }
             assertThat(seen).as("%s from both nodes within 1 s of the plan: %s", vip, lab.routerRoute(vip + "/32"))
                     .isTrue();
+            System.out.printf("RefusedPieceIT: %s at the router from both nodes %d ms after the plan%n", vip,
+                    (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
