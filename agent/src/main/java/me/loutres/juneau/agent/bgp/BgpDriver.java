@@ -88,7 +88,7 @@ public final class BgpDriver implements AutoCloseable {
         for (int pieces = most; pieces >= 0; pieces--) {
             String text = renderer.apply(config);
             if (daemon != null && text.equals(lastText)) {
-                return null;
+                return runs(); // BIRD already runs it (say, the plan went back to it after a refusal)
             }
             if (pieces == most && refused != null && now < retryAtMillis && (text.equals(refusedText)
                     || now < retryAtMillis - retryDelayMillis + Refusals.FIRST_RETRY.toMillis())) {
@@ -100,12 +100,7 @@ public final class BgpDriver implements AutoCloseable {
             }
             if (error == null) {
                 refusals.accepted(config);
-                if (refused != null) {
-                    LOG.info("BGP: BIRD runs the configuration again");
-                }
-                refused = null;
-                retryDelayMillis = 0;
-                return null;
+                return runs();
             }
             RefusedPiece piece = blame(config, text, error);
             if (piece == null) {
@@ -126,6 +121,16 @@ public final class BgpDriver implements AutoCloseable {
             config = piece.dropFrom(config);
         }
         return refused;
+    }
+
+    /** BIRD runs the plan's configuration (less its refused pieces): nothing is refused as a whole any more. */
+    private String runs() {
+        if (refused != null) {
+            LOG.info("BGP: BIRD runs the plan's configuration again");
+        }
+        refused = null;
+        retryDelayMillis = 0;
+        return null;
     }
 
     /** Starts BIRD with {@code text}, or has the running one take it: null, or BIRD's words for why not. */
