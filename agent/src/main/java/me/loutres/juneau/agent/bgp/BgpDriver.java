@@ -1,12 +1,14 @@
 package me.loutres.juneau.agent.bgp;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -104,7 +106,7 @@ public final class BgpDriver implements AutoCloseable {
             }
             RefusedPiece piece = blame(config, text, error);
             if (piece == null) {
-                if (!java.util.Objects.equals(RefusalLocator.withoutPlace(error),
+                if (!Objects.equals(RefusalLocator.withoutPlace(error),
                         RefusalLocator.withoutPlace(refused))) {
                     LOG.warn("BGP: {}", error);
                 }
@@ -161,7 +163,7 @@ public final class BgpDriver implements AutoCloseable {
      */
     private RefusedPiece blame(BirdConfig config, String text, String error) {
         RefusedPiece piece = RefusalLocator.locate(config, text, error);
-        if (piece != null || !java.nio.file.Files.isExecutable(settings.bird())) {
+        if (piece != null || !Files.isExecutable(settings.bird())) {
             return piece;
         }
         BirdParse parse = new BirdParse(settings.bird(), settings.dir());

@@ -1,5 +1,9 @@
 package me.loutres.juneau.agent.bgp;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * What this node's BIRD says about one peer's session, ready for its BGPSession's status.
  *
@@ -12,14 +16,14 @@ package me.loutres.juneau.agent.bgp;
  *                  (docs/bgp.md, "Troubleshooting"); empty when BIRD carries them all
  */
 public record SessionReport(String peer, String state, String bfdState, long routes, String lastError,
-                            java.util.Map<String, String> withheld) {
+                            Map<String, String> withheld) {
     public SessionReport {
-        withheld = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(withheld));
+        withheld = Collections.unmodifiableMap(new TreeMap<>(withheld));
     }
 
     /** A report of a session whose networks BIRD all carries. */
     public SessionReport(String peer, String state, String bfdState, long routes, String lastError) {
-        this(peer, state, bfdState, routes, lastError, java.util.Map.of());
+        this(peer, state, bfdState, routes, lastError, Map.of());
     }
 
     public boolean established() {

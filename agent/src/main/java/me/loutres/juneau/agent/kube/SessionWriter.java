@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import me.loutres.juneau.agent.bgp.RefusalLocator;
 import me.loutres.juneau.agent.bgp.SessionReport;
 import me.loutres.juneau.agent.bgp.SessionStatuses;
 import me.loutres.juneau.agent.plan.NodePlan;
@@ -161,7 +162,7 @@ public final class SessionWriter {
                             + (r.lastError() == null ? "" : " (" + r.lastError() + ")")));
         }
         String error = r.lastError();
-        String said = me.loutres.juneau.agent.bgp.RefusalLocator.withoutPlace(error);
+        String said = RefusalLocator.withoutPlace(error);
         if (error != null && !r.established() && !said.equals(lastErrorEvent.get(plan.peer()))
                 && (plan.problem() != null || error.startsWith("BIRD"))) {
             // a configuration problem of ours (not BIRD's words about the wire): one Warning per distinct problem
@@ -176,7 +177,7 @@ public final class SessionWriter {
         Map<String, String> now = new HashMap<>();
         reports.forEach(r -> r.withheld().forEach((network, why) -> now.putIfAbsent(network, why)));
         now.forEach((network, why) -> {
-            String said = me.loutres.juneau.agent.bgp.RefusalLocator.withoutPlace(why);
+            String said = RefusalLocator.withoutPlace(why);
             if (!said.equals(withheldEvent.get(network))) {
                 reporter.eventOnClusterObject(JuneauConstants.KIND_EXTERNAL_NETWORK, network, "Warning",
                         EVENT_ROUTES_WITHHELD, "node " + node + " does not announce the routes of this network: " + why);
@@ -184,7 +185,7 @@ public final class SessionWriter {
         });
         withheldEvent.keySet().retainAll(now.keySet());
         now.forEach((network, why) -> withheldEvent.put(network,
-                me.loutres.juneau.agent.bgp.RefusalLocator.withoutPlace(why)));
+                RefusalLocator.withoutPlace(why)));
     }
 
     private void write(NodePlan.SessionPlan plan, SessionReport r) {

@@ -6,8 +6,11 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,7 +97,7 @@ public final class AgentMetrics {
      * longer applies to the node (deleted, no longer selecting it) go with it: a scrape lists the sessions there are.
      */
     public void bgpSessions(List<SessionReport> reports) {
-        java.util.Set<String> peers = new java.util.HashSet<>();
+        Set<String> peers = new HashSet<>();
         for (SessionReport r : reports) {
             peers.add(r.peer());
             sessionUp.computeIfAbsent(r.peer(), p -> new PeerSeries(registry, p)).set(r);
@@ -133,7 +136,7 @@ public final class AgentMetrics {
      * refused peer or network, by kind and name; a piece BIRD takes again loses its series.
      */
     public void bgpRefused(List<RefusedPiece> pieces) {
-        Map<String, RefusedPiece> now = new java.util.HashMap<>();
+        Map<String, RefusedPiece> now = new HashMap<>();
         pieces.forEach(p -> now.put(p.kind().objectKind() + "/" + p.name(), p));
         refused.entrySet().removeIf(e -> {
             if (now.containsKey(e.getKey())) {
