@@ -250,7 +250,7 @@ final class EventRouter {
         }
     }
 
-    /** Peer, node, state and error: what condition Announced reads of a BGPSession. */
+    /** Peer, node, state, error and withheld networks: what condition Announced reads of a BGPSession. */
     private static boolean sameForPlan(BGPSession a, BGPSession b) {
         return Objects.equals(ClusterCache.sessionNode(a), ClusterCache.sessionNode(b))
                 && Objects.equals(a.getSpec() == null ? null : a.getSpec().getPeer(),
@@ -258,7 +258,9 @@ final class EventRouter {
                 && Objects.equals(a.getStatus() == null ? null : a.getStatus().getState(),
                         b.getStatus() == null ? null : b.getStatus().getState())
                 && Objects.equals(a.getStatus() == null ? null : a.getStatus().getLastError(),
-                        b.getStatus() == null ? null : b.getStatus().getLastError());
+                        b.getStatus() == null ? null : b.getStatus().getLastError())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getWithheldNetworks(),
+                        b.getStatus() == null ? null : b.getStatus().getWithheldNetworks());
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

@@ -160,7 +160,8 @@ final class ServiceSnapshots {
                 for (BGPSession s : cache.bgpSessionsOf(node)) {
                     BGPSessionStatus st = s.getStatus();
                     sessions.add(new AnnounceFacts.SessionReport(s.getSpec() == null ? null : s.getSpec().getPeer(),
-                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError()));
+                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError(),
+                            withheld(st, network)));
                 }
             }
         }
@@ -172,6 +173,16 @@ final class ServiceSnapshots {
             }
         }
         return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers);
+    }
+
+    /** Why the session's BIRD does not carry {@code network}'s routes (docs/bgp.md), or null when it does. */
+    private static String withheld(BGPSessionStatus st, String network) {
+        if (st == null || st.getWithheldNetworks() == null) {
+            return null;
+        }
+        return st.getWithheldNetworks().stream().filter(w -> w != null && network.equals(w.getName()))
+                .map(w -> w.getReason() == null || w.getReason().isBlank() ? "withheld" : w.getReason()).findFirst()
+                .orElse(null);
     }
 
     /** The mode of the pool {@code status.addressPool} names: what to announce with while the network is unreadable. */
