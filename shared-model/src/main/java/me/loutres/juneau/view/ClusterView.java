@@ -92,4 +92,11 @@ public interface ClusterView {
      * keys are kept, never a value, and no other namespace is read (docs/admission.md, BGPPeer).
      */
     Optional<Set<String>> systemSecretKeys(String name);
+
+    /**
+     * Why the value of {@code key} in the Secret {@code name} of juneau-system cannot be a BGPPeer's password
+     * ({@code bgp/Md5PasswordRule}: e.g. {@code is 96 bytes long}); empty when it can, or when there is no such Secret
+     * or key. The view keeps this verdict as the Secret arrives, never the value.
+     */
+    Optional<String> systemSecretPasswordProblem(String name, String key);
 }
