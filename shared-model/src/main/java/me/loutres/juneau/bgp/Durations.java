@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class Durations {
     /** What a message shows as the accepted form. */
-    public static final String FORM = "a Go/Kubernetes duration such as 90s, 1m30s or 0s (units h, m, s, ms, us, ns)";
+    public static final String FORM = "Go/Kubernetes duration form: units h, m, s, ms, us, ns, e.g. 1m30s";
 
     private static final BigInteger TWO_63 = BigInteger.ONE.shiftLeft(63);
     private static final Map<String, Long> UNITS = Map.of("ns", 1L, "us", 1_000L, "\u00b5s", 1_000L,

@@ -53,9 +53,12 @@ public final class NetworkBgpRules {
         return out;
     }
 
-    /** The prefix length routes are announced with; the default for an absent spec.bgp or length. */
+    /**
+     * The prefix length routes are announced with: the default for an absent spec.bgp or length, and for one outside
+     * 24-32 that was stored around admission ({@link #problems} names it).
+     */
     public static int aggregationLength(ExternalNetworkBgp bgp) {
-        return bgp == null || bgp.getAggregationLength() == null ? DEFAULT_AGGREGATION_LENGTH
-                : bgp.getAggregationLength();
+        Integer length = bgp == null ? null : bgp.getAggregationLength();
+        return length == null || length < MIN_AGGREGATION_LENGTH || length > 32 ? DEFAULT_AGGREGATION_LENGTH : length;
     }
 }

@@ -122,7 +122,7 @@ public final class BgpDriver implements AutoCloseable {
         long now = clock.millis();
         downSince.keySet().retainAll(neighbors.keySet());
         for (NodePlan.SessionPlan s : plan.sessions()) {
-            BirdStatus.Session b = sessions.get(BirdConfigRenderer.protocolName(s.peer()));
+            BirdStatus.Session b = sessions.get(BirdSymbols.peer(s.peer()));
             String error = s.problem() != null ? s.problem() : problem;
             if (b == null) {
                 out.add(new SessionReport(s.peer(), "Idle", null, 0, error != null ? error

@@ -3,6 +3,7 @@ package me.loutres.juneau.agent.bgp;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import me.loutres.juneau.bgp.Community;
 import me.loutres.juneau.ip.Ipv4;
 
 /** The configurations of the golden files (src/test/resources/bird/NAME.conf), one per feature. */
