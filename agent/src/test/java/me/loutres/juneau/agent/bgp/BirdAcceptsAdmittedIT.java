@@ -47,6 +47,7 @@ import me.loutres.juneau.view.SnapshotClusterView;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -160,6 +161,14 @@ class BirdAcceptsAdmittedIT {
                 c.check(f).count(n -> n >= 20);
             }
         });
+    }
+
+    @Example
+    void birdParsesEveryGoldenConfiguration() throws Exception {
+        for (var e : BirdConfigs.all().entrySet()) {
+            String text = BirdConfigRenderer.render(e.getValue());
+            assertThat(birdParse(text)).as("bird -p on golden %s:\n%s", e.getKey(), text).isNull();
+        }
     }
 
     /** BIRD's words when it refuses the text, null when it parses. */

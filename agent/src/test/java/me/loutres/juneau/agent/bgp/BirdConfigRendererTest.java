@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * BIRD's configuration text for each feature, against golden files in src/test/resources/bird. After a deliberate
- * change, write them again with {@code -Dgolden.update=true} and read the diff. BirdConfigAcceptedIT has the real
+ * change, write them again with {@code -Dgolden.update=true} and read the diff. BirdAcceptsAdmittedIT has the real
  * BIRD parse every one of them.
  */
 class BirdConfigRendererTest {
