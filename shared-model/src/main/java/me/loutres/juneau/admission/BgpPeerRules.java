@@ -19,8 +19,9 @@ import me.loutres.juneau.view.ClusterView;
 
 /**
  * BGPPeer CREATE, UPDATE, DELETE (docs/admission.md, BGPPeer): the spec's own rules ({@link PeerSpecRules}, which the
- * node agent applies too), the BFDProfile and password Secret it names (the password within {@link Md5PasswordRule}), no second peer for the same neighbour and nodes, and no DELETE while an
- * ExternalNetwork lists it. Every lookup is by name or through an index of the view.
+ * node agent applies too), the BFDProfile and password Secret it names (the password within {@link Md5PasswordRule}),
+ * no second peer for the same neighbour and nodes, and no DELETE while an ExternalNetwork lists it. Every lookup is by
+ * name or through an index of the view.
  */
 final class BgpPeerRules extends ReferencedKindRules {
     @Override

@@ -19,9 +19,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import me.loutres.juneau.admission.AdmissionEngine;
 import me.loutres.juneau.admission.AdmissionSettings;
@@ -70,6 +72,8 @@ class BirdAcceptsAdmittedIT {
     static final Map<String, String> NODE_LABELS = Map.of("rack", "r1");
     static final String SECRET = "bgp-auth";
     static Path dir;
+    /** Texts BIRD already accepted: many tries render the same file (no peer admitted, say), and BIRD is a process. */
+    static final Set<String> ACCEPTED = new HashSet<>();
 
     /** What one try generated, in the order it is admitted. */
     record World(List<BFDProfile> profiles, List<BGPPeer> peers, List<ExternalNetwork> networks,
@@ -173,6 +177,9 @@ class BirdAcceptsAdmittedIT {
 
     /** BIRD's words when it refuses the text, null when it parses. */
     static String birdParse(String text) throws Exception {
+        if (ACCEPTED.contains(text)) {
+            return null;
+        }
         Path conf = dir.resolve("bird.conf");
         Files.writeString(conf, text, StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(BgpLab.BIRD.toString(), "-p", "-c", conf.toString()).redirectErrorStream(true)
@@ -182,7 +189,11 @@ class BirdAcceptsAdmittedIT {
             p.destroyForcibly();
             return "bird -p did not finish in 20 s";
         }
-        return p.exitValue() == 0 ? null : "exit " + p.exitValue() + ": " + out.strip();
+        if (p.exitValue() != 0) {
+            return "exit " + p.exitValue() + ": " + out.strip();
+        }
+        ACCEPTED.add(text);
+        return null;
     }
 
     static <T extends HasMetadata> List<T> admitted(SnapshotClusterView view, List<T> objects, String plural) {
