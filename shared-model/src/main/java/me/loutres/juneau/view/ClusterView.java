@@ -100,4 +100,11 @@ public interface ClusterView {
      * kept of Namespaces.
      */
     Optional<Map<String, String>> namespaceLabels(String name);
+
+    /**
+     * Why the value of {@code key} in the Secret {@code name} of juneau-system cannot be a BGPPeer's password
+     * ({@code bgp/Md5PasswordRule}: e.g. {@code is 96 bytes long}); empty when it can, or when there is no such Secret
+     * or key. The view keeps this verdict as the Secret arrives, never the value.
+     */
+    Optional<String> systemSecretPasswordProblem(String name, String key);
 }

@@ -56,6 +56,7 @@ public final class SnapshotClusterView implements ClusterView {
     private final Map<String, BFDProfile> bfdProfiles = new LinkedHashMap<>();
     private final Map<String, Set<String>> systemSecretKeys = new LinkedHashMap<>();
     private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    private final Map<String, Secret> systemSecrets = new LinkedHashMap<>();
     private final KeyIndex<BGPPeer> peersByAddress = new KeyIndex<>(p -> p.getSpec() == null
             || p.getSpec().getPeerAddress() == null ? List.of() : List.of(p.getSpec().getPeerAddress()));
     private final KeyIndex<BGPPeer> peersByBfdProfile = new KeyIndex<>(p -> p.getSpec() == null
@@ -134,6 +135,7 @@ public final class SnapshotClusterView implements ClusterView {
         } else if (o instanceof Secret secret
                 && JuneauConstants.SYSTEM_NAMESPACE.equals(secret.getMetadata().getNamespace())) {
             systemSecretKeys.put(name, Collections.unmodifiableSet(new TreeSet<>(Secrets.keys(secret))));
+            systemSecrets.put(name, secret);
         } else if (o instanceof Namespace ns) {
             namespaceLabels.put(name, ViewKeys.labels(ns));
         }
@@ -284,6 +286,12 @@ public final class SnapshotClusterView implements ClusterView {
     @Override
     public Optional<Set<String>> systemSecretKeys(String name) {
         return Optional.ofNullable(systemSecretKeys.get(name));
+    }
+
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        Secret secret = systemSecrets.get(name);
+        return secret == null ? Optional.empty() : Secrets.passwordProblem(secret, key);
     }
 
     /** Objects by the keys {@code keys} gives each (exact match), in the order they were added. */

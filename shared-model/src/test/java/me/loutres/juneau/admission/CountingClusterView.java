@@ -171,4 +171,9 @@ final class CountingClusterView implements ClusterView {
     public Optional<java.util.Map<String, String>> namespaceLabels(String name) {
         return count("namespaceLabels", inner.namespaceLabels(name));
     }
+
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        return count("systemSecretPasswordProblem", inner.systemSecretPasswordProblem(name, key));
+    }
 }

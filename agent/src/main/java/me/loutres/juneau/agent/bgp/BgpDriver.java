@@ -195,7 +195,7 @@ public final class BgpDriver implements AutoCloseable {
         long now = clock.millis();
         downSince.keySet().retainAll(neighbors.keySet());
         for (NodePlan.SessionPlan s : plan.sessions()) {
-            BirdStatus.Session b = sessions.get(BirdConfigRenderer.protocolName(s.peer()));
+            BirdStatus.Session b = sessions.get(BirdSymbols.peer(s.peer()));
             RefusedPiece refusedPeer = refusals.peer(s.peer());
             String error = s.problem() != null ? s.problem() : refusedPeer != null ? refusedPeer.describe() : problem;
             Map<String, String> withheld = withheld(neighbors.get(s.peer()), notRunning);

@@ -79,11 +79,11 @@ public final class RefusalLocator {
         Map<String, RefusedPiece> out = new HashMap<>();
         for (Neighbor n : config.neighbors()) {
             RefusedPiece peer = new RefusedPiece(RefusedPiece.Kind.PEER, n.peer(), null);
-            out.put(BirdConfigRenderer.protocolName(n.peer()), peer);
-            out.put(BirdConfigRenderer.exportFilterName(n.peer()), peer);
+            out.put(BirdSymbols.peer(n.peer()), peer);
+            out.put(BirdSymbols.exportFilter(n.peer()), peer);
         }
         for (NetworkRoutes r : config.networks()) {
-            out.put(BirdConfigRenderer.staticName(r.network()),
+            out.put(BirdSymbols.network(r.network()),
                     new RefusedPiece(RefusedPiece.Kind.NETWORK, r.network(), null));
         }
         return out;

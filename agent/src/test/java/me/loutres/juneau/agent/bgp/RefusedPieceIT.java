@@ -1,5 +1,6 @@
 package me.loutres.juneau.agent.bgp;
 
+import me.loutres.juneau.bgp.Community;
 import static me.loutres.juneau.agent.bgp.BirdDaemonIT.within;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -349,7 +349,26 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         return ns == null ? Optional.empty() : Optional.of(ViewKeys.labels(ns));
     }
 
-    /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
+    /** Read like {@link #systemSecretKeys}: a miss is read once from the API server and judged, never kept. */
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        if (name == null || name.isEmpty()) {
+            return Optional.empty();
+        }
+        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
+        if (cached != null) {
+            return Secrets.passwordProblem(cached, key);
+        }
+        try {
+            Secret live = missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name);
+            return live == null ? Optional.empty() : Secrets.passwordProblem(live, key);
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.debug("cluster view: reading Secret {} after a cache miss failed: {}", name, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The Secret cache: each Secret is kept with its keys and, for values, whether each could be a BGP password, so no password stays in memory. */
     private static final class KeysOnlyStore extends BasicItemStore<Secret> {
         KeysOnlyStore() {
             super(Cache::metaNamespaceKeyFunc);
