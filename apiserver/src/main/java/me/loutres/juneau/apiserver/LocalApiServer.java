@@ -52,6 +52,10 @@ public final class LocalApiServer implements AutoCloseable {
     public static final String DEFAULT_SERVICE_CIDR_NAME = "kubernetes";
     public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/12";
 
+    /** The RBAC a cluster starts with, then the parts' own RBAC as manifests/base ships it (packaged by the pom). */
+    private static final List<String> RBAC_FILES = List.of("default-rbac.yaml", "rbac/controller/rbac.yaml",
+            "rbac/webhook/rbac.yaml", "rbac/agent/rbac.yaml");
+
     private final Registry registry = new Registry();
     private final Store store = new Store();
     private volatile Admission admission = Admission.NONE;
@@ -70,7 +74,7 @@ public final class LocalApiServer implements AutoCloseable {
                 .put("gitVersion", "v1.33.0-juneau-local").put("gitCommit", "").put("gitTreeState", "clean")
                 .put("buildDate", "2026-01-01T00:00:00Z").put("goVersion", "java" + Runtime.version().feature())
                 .put("compiler", "javac").put("platform", "linux/amd64");
-        handler = new ApiHandler(registry, ops, new Authorizer(), version, this::url);
+        handler = new ApiHandler(registry, ops, new Authorizer(store, registry), version, this::url);
         CertificateAndKey[] tls = processTls();
         ca = tls[0];
         CertificateAndKey serving = tls[1];
@@ -144,7 +148,7 @@ public final class LocalApiServer implements AutoCloseable {
     }
 
     private void bootstrap() throws IOException {
-        Caller system = Caller.internal(Identities.fromAuthorization("Bearer " + Identities.ADMIN_TOKEN));
+        Caller system = Caller.internal(Identities.fixed(Identities.ADMIN_TOKEN));
         try {
             for (String ns : NAMESPACES) {
                 ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -171,8 +175,29 @@ public final class LocalApiServer implements AutoCloseable {
                             live -> established(live), false, false);
                 }
             }
+            applyRbac(system);
         } catch (ApiException e) {
             throw new IOException("cannot set up the local API server: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores kube's default roles and the manifests' RBAC: every request is authorized with them (and later ones). */
+    private void applyRbac(Caller system) throws IOException, ApiException {
+        for (String file : RBAC_FILES) {
+            try (InputStream in = LocalApiServer.class.getResourceAsStream(file)) {
+                if (in == null) {
+                    throw new IOException(file + " is not packaged with the local API server");
+                }
+                var docs = Json.YAML.readerFor(ObjectNode.class).<ObjectNode>readValues(in);
+                while (docs.hasNext()) {
+                    ObjectNode o = docs.next();
+                    String plural = o.path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
+                    ResourceType type = registry.find(Authorizer.RBAC_GROUP + "/v1", plural).orElseThrow(
+                            () -> new IOException(file + " holds a " + o.path("kind").asText()
+                                    + ", not a ClusterRole, Role or binding"));
+                    ops.create(system, type, o.path("metadata").path("namespace").asText(null), o);
+                }
+            }
         }
     }
 
@@ -223,6 +248,15 @@ public final class LocalApiServer implements AutoCloseable {
     /** An admin client (like kubectl with the kubeconfig this server writes). */
     public KubernetesClient adminClient() {
         return admin;
+    }
+
+    /**
+     * The node agent's bearer token for one node (made on first use, random): the agent's service account with the
+     * node's name in {@code userInfo.extra}, as the token of a pod on that node, so the webhook refuses its writes
+     * about other nodes.
+     */
+    public String agentToken(String node) {
+        return Identities.agentToken(node);
     }
 
     /** A client authenticated as the identity behind the token (see {@link Identities}). */

@@ -38,8 +38,10 @@ class AdmissionGateTest {
         }
     });
 
+    /** The caller of a fixed token, or of node-a's agent token for {@code juneau-local-agent}. */
     private static Caller as(String token) {
-        return new Caller(Identities.fromAuthorization("Bearer " + token), false, null, false, null,
+        String bearer = token.equals("juneau-local-agent") ? Identities.agentToken("node-a") : token;
+        return new Caller(Identities.authenticate("Bearer " + bearer).orElseThrow(), false, null, false, null,
                 new ArrayList<>());
     }
 

@@ -248,7 +248,7 @@ class NodeSelectionMockTest extends ScenarioBase {
     /** Written as the node agent writes it: only agents may create BGPSessions and their status. */
     private void session(String peer, String node, String state, String error) {
         String name = JuneauConstants.bgpSessionName(peer, node);
-        try (var agent = cluster.newAgentClient()) {
+        try (var agent = cluster.newAgentClient(node)) {
             var resource = agent.resources(BGPSession.class).withName(name);
             if (resource.get() == null) {
                 BGPSession s = new BGPSession();
