@@ -25,8 +25,13 @@ final class Authorizer {
 
     private final Store store;
     private final List<ResourceType> rbacTypes;
-    private volatile RbacPolicy policy = RbacPolicy.of(List.of());
-    private volatile boolean stale = true;
+    /** Changes of RBAC objects so far; the policy is rebuilt when it was built from fewer. */
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong(1);
+
+    private record Built(long changes, RbacPolicy policy) {
+    }
+
+    private volatile Built built = new Built(0, RbacPolicy.of(List.of()));
 
     Authorizer(Store store, Registry registry) {
         this.store = store;
@@ -35,25 +40,28 @@ final class Authorizer {
         // a changed role or binding counts from the next request on, as kube's RBAC watches them
         store.addListener(e -> {
             if (e.type().group().equals(RBAC_GROUP)) {
-                stale = true;
+                changes.incrementAndGet();
             }
         });
     }
 
     private RbacPolicy policy() {
-        if (stale) {
-            synchronized (this) {
-                if (stale) {
-                    stale = false;
-                    List<JsonNode> objects = new ArrayList<>();
-                    for (ResourceType t : rbacTypes) {
-                        objects.addAll(store.list(t, null, java.util.Map.of(), o -> true, null, 0).items());
-                    }
-                    policy = RbacPolicy.of(objects);
-                }
-            }
+        Built b = built;
+        if (b.changes() == changes.get()) {
+            return b.policy();
         }
-        return policy;
+        synchronized (this) {
+            // counted before listing: a change during the list is in it or makes the next request rebuild
+            long seen = changes.get();
+            if (built.changes() != seen) {
+                List<JsonNode> objects = new ArrayList<>();
+                for (ResourceType t : rbacTypes) {
+                    objects.addAll(store.list(t, null, java.util.Map.of(), o -> true, null, 0).items());
+                }
+                built = new Built(seen, RbacPolicy.of(objects));
+            }
+            return built.policy();
+        }
     }
 
     static RbacUser rbacUser(UserInfo user) {

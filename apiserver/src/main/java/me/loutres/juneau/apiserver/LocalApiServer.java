@@ -112,12 +112,14 @@ public final class LocalApiServer implements AutoCloseable {
         ws.setIdleTimeout(Duration.ofMinutes(40));
         ws.setMaxTextMessageSize(64 * 1024);
         jetty.setStopTimeout(2000);
+        // the namespaces, CRDs and RBAC exist before the first request: a client never sees a 403 of a server
+        // whose roles are not stored yet
+        bootstrap();
         try {
             jetty.start();
         } catch (Exception e) {
             throw new IOException("cannot start the local API server on 127.0.0.1:" + port + ": " + e.getMessage(), e);
         }
-        bootstrap();
         admin = client(Identities.ADMIN_TOKEN);
     }
 
