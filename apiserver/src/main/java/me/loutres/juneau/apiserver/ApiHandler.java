@@ -108,6 +108,14 @@ final class ApiHandler extends Handler.Abstract {
         UserInfo user = Identities.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION))
                 .orElseThrow(ApiException::unauthorized);
         String as = request.getHeaders().get("Impersonate-User");
+        for (String header : request.getHeaders().getFieldNamesCollection()) {
+            // the node-name extra must come from a node's token, and nothing here reads other extras or a uid
+            if (header.regionMatches(true, 0, "Impersonate-Extra-", 0, 18)
+                    || header.equalsIgnoreCase("Impersonate-Uid")) {
+                throw ApiException.badRequest(header + ": not supported by the local API server; accepted:"
+                        + " Impersonate-User and Impersonate-Group");
+            }
+        }
         if (as != null && !as.isEmpty()) {
             List<String> groups = request.getHeaders().getValuesList("Impersonate-Group");
             String[] sa = as.split(":");

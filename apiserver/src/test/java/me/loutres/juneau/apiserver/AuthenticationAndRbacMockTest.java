@@ -101,22 +101,35 @@ class AuthenticationAndRbacMockTest extends ApiServerFixture {
 
     @Test
     void onlyWhomRbacLetsImpersonateMayActAsAnother() {
-        Reply refused = call(Identities.CONTROLLER_TOKEN, "system:serviceaccount:juneau-system:juneau-webhook");
+        Reply refused = impersonating(Identities.CONTROLLER_TOKEN, Identities.WEBHOOK_USERNAME);
         assertThat(refused.code()).isEqualTo(403);
         assertThat(refused.message()).isEqualTo("serviceaccounts \"juneau-webhook\" is forbidden: User"
                 + " \"system:serviceaccount:juneau-system:juneau-controller\" cannot impersonate resource"
                 + " \"serviceaccounts\" in API group \"\" in the namespace \"juneau-system\"");
         // the admin may; the impersonated service account then gets its own answer (no Secrets in default)
-        Reply asWebhook = call(Identities.ADMIN_TOKEN, "system:serviceaccount:juneau-system:juneau-webhook");
+        Reply asWebhook = impersonating(Identities.ADMIN_TOKEN, Identities.WEBHOOK_USERNAME);
         assertThat(asWebhook.code()).isEqualTo(403);
         assertThat(asWebhook.message()).contains("User \"system:serviceaccount:juneau-system:juneau-webhook\"");
     }
 
-    private Reply call(String token, String as) {
+    @Test
+    void anImpersonatedExtraIsRefusedNotIgnored() {
+        Reply r = impersonating(Identities.ADMIN_TOKEN, AGENT,
+                "Impersonate-Extra-authentication.kubernetes.io%2fnode-name", "node-b");
+        assertThat(r.code()).isEqualTo(400);
+        assertThat(r.message()).isEqualTo("Impersonate-Extra-authentication.kubernetes.io%2fnode-name: not supported"
+                + " by the local API server; accepted: Impersonate-User and Impersonate-Group");
+    }
+
+    private Reply impersonating(String token, String as, String... headers) {
         try {
-            var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url()
+            var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url()
                     + "/api/v1/namespaces/default/secrets")).header("Authorization", "Bearer " + token)
-                    .header("Impersonate-User", as).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                    .header("Impersonate-User", as);
+            for (int i = 0; i < headers.length; i += 2) {
+                b.header(headers[i], headers[i + 1]);
+            }
+            var r = http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), JSON.readTree(r.body()), r);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
