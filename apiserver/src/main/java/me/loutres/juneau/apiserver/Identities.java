@@ -19,9 +19,14 @@ import me.loutres.juneau.api.JuneauConstants;
  * (anonymous authentication is off).
  */
 public final class Identities {
-    public static final String ADMIN_TOKEN = "juneau-local-admin";
-    public static final String CONTROLLER_TOKEN = "juneau-local-controller";
-    public static final String WEBHOOK_TOKEN = "juneau-local-webhook";
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * The fixed identities' tokens are the process's, random (no token in this source opens a running {@code up});
+     * the kubeconfigs {@code up} writes carry them, and a server started again in the process accepts them.
+     */
+    public static final String ADMIN_TOKEN = "juneau-local-admin-" + secret();
+    public static final String CONTROLLER_TOKEN = "juneau-local-controller-" + secret();
+    public static final String WEBHOOK_TOKEN = "juneau-local-webhook-" + secret();
     public static final String ADMIN_USERNAME = "kubernetes-admin";
     public static final String AGENT_USERNAME = "system:serviceaccount:juneau-system:juneau-agent";
     public static final String WEBHOOK_USERNAME = "system:serviceaccount:juneau-system:juneau-webhook";
@@ -33,7 +38,6 @@ public final class Identities {
                     .withGroups(List.of("system:masters", "system:authenticated")).build(),
             CONTROLLER_TOKEN, serviceAccount(JuneauConstants.DEFAULT_CONTROLLER_USERNAME),
             WEBHOOK_TOKEN, serviceAccount(WEBHOOK_USERNAME));
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /**
      * Agent tokens are the process's, as the CA is ({@link LocalApiServer}): an API server started again accepts the
@@ -43,6 +47,12 @@ public final class Identities {
     private static final Map<String, String> AGENT_TOKEN_BY_NODE = new ConcurrentHashMap<>();
 
     private Identities() {
+    }
+
+    private static String secret() {
+        byte[] secret = new byte[16];
+        RANDOM.nextBytes(secret);
+        return HexFormat.of().formatHex(secret);
     }
 
     /** The user of a service account name {@code system:serviceaccount:<ns>:<name>}, with its groups. */
@@ -79,9 +89,7 @@ public final class Identities {
             throw new IllegalArgumentException("an agent token needs the name of its node");
         }
         return AGENT_TOKEN_BY_NODE.computeIfAbsent(node, n -> {
-            byte[] secret = new byte[16];
-            RANDOM.nextBytes(secret);
-            String token = "juneau-local-agent-" + n + "-" + HexFormat.of().formatHex(secret);
+            String token = "juneau-local-agent-" + n + "-" + secret();
             UserInfo sa = serviceAccount(AGENT_USERNAME);
             AGENTS.put(token, new UserInfoBuilder(sa).withExtra(Map.of(NODE_NAME_EXTRA, List.of(n))).build());
             return token;

@@ -38,8 +38,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * An embedded Kubernetes API server for one machine, for {@code juneau up}, the demo and the controller's tests:
  * HTTPS on 127.0.0.1 (its own CA, written into the kubeconfig), kube-apiserver's semantics for the kinds Juneau
  * uses (see the package's classes for each: patches, apply, Status bodies, finalizers, garbage collection,
- * selectors, watches, discovery, OpenAPI, tables, access reviews), Juneau's CRDs installed from the generated
- * manifests, and the admission webhooks called before anything is stored. There is no scheduler, kubelet or
+ * selectors, watches, discovery, OpenAPI, tables, access reviews), every request authenticated by its bearer token
+ * ({@link Identities}) and authorized with RBAC ({@link Authorizer}: kube's default roles and the manifests' own),
+ * Juneau's CRDs installed from the generated manifests, and the admission webhooks called before anything is
+ * stored. There is no scheduler, kubelet or
  * etcd: objects live in memory for the life of the process.
  */
 public final class LocalApiServer implements AutoCloseable {
@@ -354,7 +356,7 @@ public final class LocalApiServer implements AutoCloseable {
         try {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         } catch (UnsupportedOperationException ignored) {
-            // not a POSIX file system: the token is a local, well-known one anyway
+            // not a POSIX file system (no owner-only mode to set): the file keeps the directory's default access
         }
         return file;
     }

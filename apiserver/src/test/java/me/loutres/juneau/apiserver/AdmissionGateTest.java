@@ -38,9 +38,13 @@ class AdmissionGateTest {
         }
     });
 
-    /** The caller of a fixed token, or of node-a's agent token for {@code juneau-local-agent}. */
-    private static Caller as(String token) {
-        String bearer = token.equals("juneau-local-agent") ? Identities.agentToken("node-a") : token;
+    /** The caller behind {@code juneau-local-<admin|controller|agent>} (node-a's agent). */
+    private static Caller as(String who) {
+        String bearer = switch (who) {
+            case "juneau-local-admin" -> Identities.ADMIN_TOKEN;
+            case "juneau-local-controller" -> Identities.CONTROLLER_TOKEN;
+            default -> Identities.agentToken("node-a");
+        };
         return new Caller(Identities.authenticate("Bearer " + bearer).orElseThrow(), false, null, false, null,
                 new ArrayList<>());
     }
