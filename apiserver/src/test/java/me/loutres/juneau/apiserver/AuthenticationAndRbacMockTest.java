@@ -113,6 +113,25 @@ class AuthenticationAndRbacMockTest extends ApiServerFixture {
     }
 
     @Test
+    void canIListShowsTheRulesOfTheNamespaceAsked() {
+        String agent = Identities.agentToken("node-a");
+        JsonNode inSystem = rules(agent, "juneau-system");
+        assertThat(inSystem.path("resourceRules").toString()).contains("\"leases\"", "\"secrets\"",
+                "\"bgpsessions/status\"", "\"selfsubjectaccessreviews\"");
+        assertThat(inSystem.path("nonResourceRules").toString()).contains("\"/apis/*\"", "\"/version\"");
+        assertThat(rules(agent, "default").path("resourceRules").toString()).as("its Roles are in juneau-system")
+                .doesNotContain("\"secrets\"", "\"leases\"").contains("\"bgpsessions/status\"");
+    }
+
+    private JsonNode rules(String token, String namespace) {
+        Reply r = callAs(token, "POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
+                "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectRulesReview\",\"spec\":"
+                        + "{\"namespace\":\"" + namespace + "\"}}", null);
+        assertThat(r.code()).isEqualTo(201);
+        return r.body().path("status");
+    }
+
+    @Test
     void anImpersonatedExtraIsRefusedNotIgnored() {
         Reply r = impersonating(Identities.ADMIN_TOKEN, AGENT,
                 "Impersonate-Extra-authentication.kubernetes.io%2fnode-name", "node-b");
