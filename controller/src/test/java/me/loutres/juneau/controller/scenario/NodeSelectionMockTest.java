@@ -266,7 +266,7 @@ class NodeSelectionMockTest extends ScenarioBase {
 
     private void session(String peer, String node, String state, String error, List<WithheldNetwork> withheld) {
         String name = JuneauConstants.bgpSessionName(peer, node);
-        try (var agent = cluster.newAgentClient()) {
+        try (var agent = cluster.newAgentClient(node)) {
             var resource = agent.resources(BGPSession.class).withName(name);
             if (resource.get() == null) {
                 BGPSession s = new BGPSession();
