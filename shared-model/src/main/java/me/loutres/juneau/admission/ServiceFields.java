@@ -27,9 +27,11 @@ import me.loutres.juneau.view.PlainShape;
  * @param ourAnnotations        the {@code juneau.loutres.me/*} annotations as written (untrimmed), in their order
  * @param ports                 spec.ports as the rules compare them, empty when absent
  * @param ipFamilies            spec.ipFamilies, empty when absent
+ * @param ipFamilyPolicy        spec.ipFamilyPolicy, null when absent
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
-                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies) {
+                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
+                     String ipFamilyPolicy) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -73,7 +75,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         return new ServiceFields(spec == null ? null : spec.getType(), spec == null ? null : spec.getLoadBalancerClass(),
                 spec == null ? null : spec.getExternalTrafficPolicy(), spec == null ? null : spec.getLoadBalancerIP(),
                 Collections.unmodifiableMap(ours), List.copyOf(ports),
-                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()));
+                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
+                spec == null ? null : spec.getIpFamilyPolicy());
     }
 
     /** The fields of a tree {@link PlainShape} vouched for: every value present has its natural type. */
@@ -100,7 +103,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         }
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
-                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families));
+                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families),
+                text(spec.get("ipFamilyPolicy")));
     }
 
     private static String text(JsonNode node) {

@@ -9,7 +9,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.ip.InvalidAddressException;
-import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.ip.IpPoolEntry;
 
 /**
  * Pure resolution of a Service's ExternalNetwork (docs/phases-and-conditions.md step 2). Admission normally prevents every problem
@@ -164,7 +164,7 @@ public final class NetworkResolver {
     private static String firstInvalidEntry(String mode, List<String> entries) {
         for (String e : entries) {
             try {
-                PoolEntry.parse(mode, e);
+                IpPoolEntry.parse(mode, e); // an IPv6 entry is valid: it is no reason to call the network unusable
             } catch (InvalidAddressException ex) {
                 return ex.getMessage();
             }
