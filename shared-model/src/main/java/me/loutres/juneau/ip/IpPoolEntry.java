@@ -55,6 +55,10 @@ public record IpPoolEntry(String text, IpRange range, int prefixLength) {
     private static IpPoolEntry parseCidr(String text) {
         String t = text.trim();
         int slash = t.indexOf('/');
+        if (t.indexOf('-') >= 0 && slash < 0) {
+            throw new InvalidAddressException("\"" + text
+                    + "\" is a start-end range, but advertiseMode bgp takes CIDRs; " + CIDR_ACCEPTED_V6);
+        }
         if (slash < 0) {
             throw new InvalidAddressException("\"" + text + "\" has no prefix length; " + CIDR_ACCEPTED_V6);
         }

@@ -59,6 +59,7 @@ class IpPoolEntryTest {
             "bgp | 2001:db8::/63           | has prefix length /63, outside /64 to /128",
             "bgp | 2001:db8::/129          | has prefix length /129, outside /64 to /128",
             "bgp | 2001:db8::              | has no prefix length",
+            "bgp | 2001:db8::1-2001:db8::9 | is a start-end range, but advertiseMode bgp takes CIDRs",
             "bgp | 2001:db8::/x            | invalid prefix length \"x\"",
             "bgp | 2001:db8::g/64          | is not a valid CIDR",
             "bgp | fe80::1%eth0/64         | has a zone id",
