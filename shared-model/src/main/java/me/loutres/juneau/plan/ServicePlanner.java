@@ -229,9 +229,6 @@ public final class ServicePlanner {
         return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), requested);
     }
 
-    /** {@link AllocationState.Pending} reason while a Service asks for a family the controller does not hand out yet. */
-    public static final String REASON_FAMILY_NOT_SERVED = "FamilyNotServed";
-
     /**
      * The allocator hands out IPv4 VIPs only so far (docs/dual-stack.md): a Service whose first family is IPv6, or
      * that requires both families, waits Pending with words saying so, rather than getting an IPv4 VIP it did not ask
@@ -245,7 +242,7 @@ public final class ServicePlanner {
         if (asked.families().get(0) == IpFamily.IPV4 && !asked.requiresBoth()) {
             return need;
         }
-        return new AllocationNeed.Decided(new AllocationState.Pending(REASON_FAMILY_NOT_SERVED,
+        return new AllocationNeed.Decided(new AllocationState.Pending(JuneauConstants.REASON_FAMILY_NOT_SERVED,
                 "the Service asks for " + asked.describe() + ", but this controller hands out IPv4 VIPs only so far"
                         + " (IPv6 pool entries are admitted and reserved, not yet handed out); use spec.ipFamilies"
                         + " [IPv4] or PreferDualStack with IPv4 first to get an IPv4 VIP now"));

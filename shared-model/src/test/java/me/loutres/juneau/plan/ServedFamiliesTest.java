@@ -40,7 +40,7 @@ class ServedFamiliesTest {
             AllocationState state = ((AllocationNeed.Decided) need).state();
             assertThat(state).isInstanceOf(AllocationState.Pending.class);
             AllocationState.Pending p = (AllocationState.Pending) state;
-            assertThat(p.reason()).isEqualTo(ServicePlanner.REASON_FAMILY_NOT_SERVED);
+            assertThat(p.reason()).isEqualTo(JuneauConstants.REASON_FAMILY_NOT_SERVED);
             assertThat(p.message()).contains("asks for " + s.getSpec().getIpFamilies())
                     .contains("hands out IPv4 VIPs only so far");
         }
