@@ -60,7 +60,7 @@ class DualStackMockTest extends ScenarioBase {
 
     @Test
     void theWebhookRefusesWhatTheNetworkCanNeverServe() {
-        cluster.pool("v4o-pool", "bgp", "10.96.40.0/29");
+        cluster.pool("v4o-pool", "bgp", "10.93.40.0/29");
         cluster.network("v4o-net", "bgp", "v4o-pool");
         assertThatThrownBy(() -> cluster.create(MockCluster.managedService("ds-refused", "v6", "v4o-net").editSpec()
                 .withIpFamilyPolicy("SingleStack").withIpFamilies(List.of("IPv6")).endSpec().build()))
