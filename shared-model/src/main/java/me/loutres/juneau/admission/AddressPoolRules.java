@@ -11,15 +11,21 @@ import java.util.Set;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
-import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.IpFamily;
+import me.loutres.juneau.ip.IpPoolEntry;
+import me.loutres.juneau.ip.IpRange;
+import me.loutres.juneau.ip.Ipv6SpecialPurposeRange;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.view.IpLearntRange;
+import me.loutres.juneau.view.IpPoolEntryRef;
 import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.PoolEntryRef;
 import me.loutres.juneau.view.RangeIndex;
+import me.loutres.juneau.view.WideRangeIndex;
 
 /** docs/api-reference.md: AddressPool CREATE, UPDATE, DELETE. */
 final class AddressPoolRules extends ReferencedKindRules {
@@ -27,6 +33,9 @@ final class AddressPoolRules extends ReferencedKindRules {
 
     private static final String SPECIAL_CIDRS = String.join(", ",
             SpecialPurposeRange.ALL.stream().map(SpecialPurposeRange::cidr).toList());
+
+    private static final String SPECIAL_CIDRS_V6 = String.join(", ",
+            Ipv6SpecialPurposeRange.ALL.stream().map(Ipv6SpecialPurposeRange::cidr).toList());
 
     private final AdmissionSettings settings;
 
@@ -53,11 +62,11 @@ final class AddressPoolRules extends ReferencedKindRules {
             verdict.problem("spec.addresses: at least one entry is required; "
                     + (modeOk ? PoolEntry.acceptedFor(mode) : "CIDRs such as 192.0.2.0/24 for bgp, ranges such as 192.0.2.10-192.0.2.20 for arp"));
         }
-        Map<Integer, PoolEntry> entries = new LinkedHashMap<>();
+        Map<Integer, IpPoolEntry> entries = new LinkedHashMap<>();
         if (modeOk) {
             for (int i = 0; i < texts.size(); i++) {
                 try {
-                    entries.put(i, PoolEntry.parse(mode, texts.get(i)));
+                    entries.put(i, IpPoolEntry.parse(mode, texts.get(i)));
                 } catch (InvalidAddressException e) {
                     verdict.problem("spec.addresses[" + i + "]: " + e.getMessage());
                 }
@@ -67,7 +76,7 @@ final class AddressPoolRules extends ReferencedKindRules {
         Set<String> oldCanonical = old == null ? Set.of() : checkAppendOnly(old, entries, texts, verdict);
         // only new entries are checked against the cluster: an admitted entry cannot be removed, so re-checking it
         // against a Node that joined later would block every further change of the pool
-        Map<Integer, PoolEntry> added = new LinkedHashMap<>();
+        Map<Integer, IpPoolEntry> added = new LinkedHashMap<>();
         entries.forEach((i, e) -> {
             if (!oldCanonical.contains(e.canonical())) {
                 added.put(i, e);
@@ -82,17 +91,17 @@ final class AddressPoolRules extends ReferencedKindRules {
         return verdict;
     }
 
-    private static void checkWithinPool(Map<Integer, PoolEntry> entries, Verdict verdict) {
+    private static void checkWithinPool(Map<Integer, IpPoolEntry> entries, Verdict verdict) {
         List<Integer> seen = new ArrayList<>();
-        for (Map.Entry<Integer, PoolEntry> e : entries.entrySet()) {
+        for (Map.Entry<Integer, IpPoolEntry> e : entries.entrySet()) {
             for (int j : seen) {
-                PoolEntry earlier = entries.get(j);
+                IpPoolEntry earlier = entries.get(j);
                 if (earlier.canonical().equals(e.getValue().canonical())) {
                     verdict.problem("spec.addresses[" + e.getKey() + "]: " + Texts.quote(e.getValue().text())
                             + " duplicates spec.addresses[" + j + "] " + Texts.quote(earlier.text()) + "; list each entry once");
                     break;
                 }
-                Optional<AddressRange> shared = earlier.overlap(e.getValue());
+                Optional<IpRange> shared = earlier.overlap(e.getValue());
                 if (shared.isPresent()) {
                     verdict.problem("spec.addresses[" + e.getKey() + "]: " + Texts.quote(e.getValue().text())
                             + " overlaps spec.addresses[" + j + "] " + Texts.quote(earlier.text()) + " (shared: "
@@ -105,7 +114,7 @@ final class AddressPoolRules extends ReferencedKindRules {
     }
 
     /** Entries are append-only; returns the canonical forms of the old entries. */
-    private static Set<String> checkAppendOnly(AddressPool old, Map<Integer, PoolEntry> entries, List<String> texts,
+    private static Set<String> checkAppendOnly(AddressPool old, Map<Integer, IpPoolEntry> entries, List<String> texts,
             Verdict verdict) {
         String oldMode = old.getSpec() == null ? null : old.getSpec().getAdvertiseMode();
         List<String> oldTexts = old.getSpec() == null || old.getSpec().getAddresses() == null ? List.of()
@@ -128,46 +137,71 @@ final class AddressPoolRules extends ReferencedKindRules {
 
     private static String canonicalOrText(String mode, String text) {
         try {
-            return PoolEntry.parse(mode, text).canonical();
+            return IpPoolEntry.parse(mode, text).canonical();
         } catch (InvalidAddressException e) {
             return text == null ? "" : text.trim();
         }
     }
 
-    private void checkReserved(Map<Integer, PoolEntry> added, Verdict verdict) {
+    private void checkReserved(Map<Integer, IpPoolEntry> added, Verdict verdict) {
+        Map<Integer, PoolEntry> v4 = ipv4(added);
         for (SpecialPurposeRange special : SpecialPurposeRange.ALL) {
-            added.forEach((i, e) -> e.range().intersection(special.range()).ifPresent(shared ->
+            v4.forEach((i, e) -> e.range().intersection(special.range()).ifPresent(shared ->
                     verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
                             + special.describe() + " (shared: " + shared + "), which can never be a VIP; "
                             + "accepted: unicast addresses outside " + SPECIAL_CIDRS)));
         }
+        for (Ipv6SpecialPurposeRange special : Ipv6SpecialPurposeRange.ALL) {
+            ipv6(added).forEach((i, e) -> e.range().intersection(special.range()).ifPresent(shared ->
+                    verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
+                            + special.describe() + " (shared: " + shared + "), which can never be a VIP; "
+                            + "accepted: unicast addresses outside " + SPECIAL_CIDRS_V6
+                            + " (documentation 2001:db8::/32 and unique-local fc00::/7 addresses are fine)")));
+        }
         for (AdmissionSettings.ReservedCidr reserved : settings.reservedRanges()) {
-            added.forEach((i, e) -> e.range().intersection(reserved.range()).ifPresent(shared ->
+            v4.forEach((i, e) -> e.range().intersection(reserved.range()).ifPresent(shared ->
                     verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps reserved CIDR "
                             + reserved.text() + " (shared: " + shared + "); the cluster network uses those addresses, "
                             + "so they must never become VIPs")));
         }
     }
 
-    private static void checkOtherPools(String name, Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
-        added.forEach((i, e) -> {
+    private static void checkOtherPools(String name, Map<Integer, IpPoolEntry> added, ClusterView view, Verdict verdict) {
+        ipv4(added).forEach((i, e) -> {
             for (PoolEntryRef theirs : view.poolEntriesOverlapping(e.range())) {
-                if (Objects.equals(theirs.poolName(), name)) {
-                    continue;
+                if (!Objects.equals(theirs.poolName(), name)) {
+                    e.overlap(theirs.entry()).ifPresent(shared -> otherPool(i, e.text(), theirs.poolName(),
+                            theirs.text(), shared.toString(), verdict));
                 }
-                e.overlap(theirs.entry()).ifPresent(shared ->
-                        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps AddressPool "
-                                + theirs.poolName() + " entry " + Texts.quote(theirs.text()) + " (shared: " + shared
-                                + "); an address may belong to only one AddressPool"));
+            }
+        });
+        ipv6(added).forEach((i, e) -> {
+            for (IpPoolEntryRef theirs : view.ipv6PoolEntriesOverlapping(e.range())) {
+                if (!Objects.equals(theirs.poolName(), name)) {
+                    e.overlap(theirs.entry()).ifPresent(shared -> otherPool(i, e.text(), theirs.poolName(),
+                            theirs.text(), shared.toString(), verdict));
+                }
             }
         });
     }
 
-    private static void checkNodes(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
+    private static void otherPool(int i, String text, String theirPool, String theirText, String shared, Verdict verdict) {
+        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(text) + " overlaps AddressPool " + theirPool
+                + " entry " + Texts.quote(theirText) + " (shared: " + shared
+                + "); an address may belong to only one AddressPool");
+    }
+
+    private static void checkNodes(Map<Integer, IpPoolEntry> added, ClusterView view, Verdict verdict) {
         added.forEach((i, e) -> {
             List<String> hits = new ArrayList<>();
-            for (RangeIndex.Hit<String> node : view.nodeInternalIpsIn(e.range())) {
-                hits.add(Ipv4.format(node.range().first()) + " (Node " + node.value() + ")");
+            if (e.family() == IpFamily.IPV4) {
+                for (RangeIndex.Hit<String> node : view.nodeInternalIpsIn(e.range().ipv4())) {
+                    hits.add(Ipv4.format(node.range().first()) + " (Node " + node.value() + ")");
+                }
+            } else {
+                for (WideRangeIndex.Hit<String> node : view.ipv6NodeInternalIpsIn(e.range())) {
+                    hits.add(node.range().first() + " (Node " + node.value() + ")");
+                }
             }
             if (!hits.isEmpty()) {
                 verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " contains the InternalIP of "
@@ -178,15 +212,40 @@ final class AddressPoolRules extends ReferencedKindRules {
     }
 
     /** ServiceCIDRs and Nodes' podCIDRs: the ranges the cluster says it uses, read instead of configured. */
-    private static void checkLearnt(Map<Integer, PoolEntry> added, ClusterView view, Verdict verdict) {
-        added.forEach((i, e) -> {
+    private static void checkLearnt(Map<Integer, IpPoolEntry> added, ClusterView view, Verdict verdict) {
+        ipv4(added).forEach((i, e) -> {
             for (LearntRange learnt : view.learntRangesOverlapping(e.range())) {
                 e.range().intersection(learnt.range()).ifPresent(shared ->
-                        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(e.text()) + " overlaps "
-                                + learnt.source() + " (shared: " + shared + "); the cluster network uses those "
-                                + "addresses, so they must never become VIPs"));
+                        learnt(i, e.text(), learnt.source(), shared.toString(), verdict));
             }
         });
+        ipv6(added).forEach((i, e) -> {
+            for (IpLearntRange learnt : view.ipv6LearntRangesOverlapping(e.range())) {
+                e.range().intersection(learnt.range()).ifPresent(shared ->
+                        learnt(i, e.text(), learnt.source(), shared.toString(), verdict));
+            }
+        });
+    }
+
+    private static void learnt(int i, String text, String source, String shared, Verdict verdict) {
+        verdict.problem("spec.addresses[" + i + "]: " + Texts.quote(text) + " overlaps " + source + " (shared: "
+                + shared + "); the cluster network uses those addresses, so they must never become VIPs");
+    }
+
+    private static Map<Integer, PoolEntry> ipv4(Map<Integer, IpPoolEntry> entries) {
+        Map<Integer, PoolEntry> out = new LinkedHashMap<>();
+        entries.forEach((i, e) -> e.ipv4().ifPresent(v4 -> out.put(i, v4)));
+        return out;
+    }
+
+    private static Map<Integer, IpPoolEntry> ipv6(Map<Integer, IpPoolEntry> entries) {
+        Map<Integer, IpPoolEntry> out = new LinkedHashMap<>();
+        entries.forEach((i, e) -> {
+            if (e.family() == IpFamily.IPV6) {
+                out.put(i, e);
+            }
+        });
+        return out;
     }
 
     @Override

@@ -28,10 +28,11 @@ import me.loutres.juneau.view.PlainShape;
  * @param ports                 spec.ports as the rules compare them, empty when absent
  * @param ipFamilies            spec.ipFamilies, empty when absent
  * @param labels                metadata.labels, empty when absent (who may use a network, policy/NetworkAccess)
+ * @param ipFamilyPolicy        spec.ipFamilyPolicy, null when absent
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
                      Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
-                     Map<String, String> labels) {
+                     Map<String, String> labels, String ipFamilyPolicy) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -77,7 +78,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
                 Collections.unmodifiableMap(ours), List.copyOf(ports),
                 spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
                 service.getMetadata() == null || service.getMetadata().getLabels() == null ? Map.of()
-                        : Collections.unmodifiableMap(new LinkedHashMap<>(service.getMetadata().getLabels())));
+                        : Collections.unmodifiableMap(new LinkedHashMap<>(service.getMetadata().getLabels())),
+                spec == null ? null : spec.getIpFamilyPolicy());
     }
 
     /** The fields of a tree {@link PlainShape} vouched for: every value present has its natural type. */
@@ -110,7 +112,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
                 Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families),
-                Collections.unmodifiableMap(labels));
+                Collections.unmodifiableMap(labels),
+                text(spec.get("ipFamilyPolicy")));
     }
 
     private static String text(JsonNode node) {

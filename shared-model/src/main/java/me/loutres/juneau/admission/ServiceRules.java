@@ -1,24 +1,35 @@
 package me.loutres.juneau.admission;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.IpAddress;
+import me.loutres.juneau.ip.IpFamily;
+import me.loutres.juneau.ip.IpPoolEntry;
+import me.loutres.juneau.ip.IpRange;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
-import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.FamilyPolicy;
 import me.loutres.juneau.policy.ManagedServices;
 import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
+import me.loutres.juneau.policy.PoolFamilies;
+import me.loutres.juneau.policy.RequestedIps;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
+import me.loutres.juneau.view.WideRangeIndex;
 
 /** docs/admission.md: the validating webhook of managed Services (CREATE, UPDATE). */
 final class ServiceRules implements KindRules {
@@ -70,7 +81,9 @@ final class ServiceRules implements KindRules {
             return verdict;
         }
         checkTrafficPolicy(service, verdict);
-        checkPortsAndFamilies(service, verdict);
+        checkPorts(service, verdict);
+        FamilyPolicy families = FamilyPolicy.of(service.ipFamilyPolicy(), service.ipFamilies());
+        families.problems().forEach(verdict::problem);
         String namespace = review.objectNamespace();
         String name = review.objectName();
         String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
@@ -95,7 +108,14 @@ final class ServiceRules implements KindRules {
             networkNameOk = checkNetworkName(network, verdict);
         }
         String requested = requestedIp(service);
-        Long requestedIp = parseRequested(requested, verdict);
+        RequestedIps requestedIps = RequestedIps.parse(requested, Texts.REQUESTED_IP_FIELD);
+        requestedIps.problems().forEach(verdict::problem);
+        checkRequestedFamilies(requestedIps, families, verdict);
+        // an address of a family the Service does not ask for is denied above, not looked for in the pools as well
+        Long requestedIp = requestedIps.of(IpFamily.IPV4).filter(a -> families.families().contains(IpFamily.IPV4))
+                .map(IpAddress::ipv4Value).orElse(null);
+        IpAddress requestedV6 = requestedIps.of(IpFamily.IPV6).filter(a -> families.families().contains(IpFamily.IPV6))
+                .orElse(null);
         if (review.beingDeleted()) {
             return verdict;
         }
@@ -107,9 +127,17 @@ final class ServiceRules implements KindRules {
             } else {
                 NetworkAccess.refusal(net.get(), who).ifPresent(m -> verdict.problem(Texts.NETWORK_FIELD + ": " + m));
                 List<AddressPool> pools = matchingPools(net.get(), view, verdict);
+                if (!pools.isEmpty() && families.problems().isEmpty()) {
+                    checkFamiliesServed(network, pools, families, verdict);
+                }
                 if (requestedIp != null && !pools.isEmpty()) {
-                    if (checkRequestedInPools(requested, requestedIp, network, pools, verdict)) {
+                    if (checkRequestedInPools(Ipv4.format(requestedIp), requestedIp, network, pools, verdict)) {
                         checkRequestedNotANode(requestedIp, net.get(), view, verdict);
+                    }
+                }
+                if (requestedV6 != null && !pools.isEmpty()) {
+                    if (checkRequestedInIpv6Pools(requestedV6, network, pools, verdict)) {
+                        checkRequestedNotAnIpv6Node(requestedV6, net.get(), view, verdict);
                     }
                 }
             }
@@ -157,8 +185,8 @@ final class ServiceRules implements KindRules {
         }
     }
 
-    /** Rule 7. */
-    private static void checkPortsAndFamilies(ServiceFields spec, Verdict verdict) {
+    /** Rule 7, ports. */
+    private static void checkPorts(ServiceFields spec, Verdict verdict) {
         List<ServiceFields.Port> ports = spec.ports();
         for (int i = 0; i < ports.size(); i++) {
             String protocol = ports.get(i).protocol();
@@ -166,11 +194,52 @@ final class ServiceRules implements KindRules {
                 verdict.problem("spec.ports[" + i + "].protocol: " + Texts.quote(protocol) + " is not supported; accepted: TCP, UDP");
             }
         }
-        List<String> families = spec.ipFamilies();
-        if (!families.isEmpty() && !families.contains("IPv4")) {
-            verdict.problem("spec.ipFamilies: " + families + " asks for IPv6 only, but Juneau hands out IPv4 VIPs; "
-                    + "accepted: [IPv4], [IPv4, IPv6] or [IPv6, IPv4]");
+    }
+
+    /**
+     * Rule 7, families (docs/dual-stack.md): only what the network can never serve is denied: a family none of its
+     * pools holds, or both families from one pool when no pool holds both. Free addresses are the controller's
+     * business (the Service waits, Pending).
+     */
+    private static void checkFamiliesServed(String network, List<AddressPool> pools, FamilyPolicy asked, Verdict verdict) {
+        Map<String, Set<IpFamily>> byPool = new LinkedHashMap<>();
+        Set<IpFamily> held = EnumSet.noneOf(IpFamily.class);
+        for (AddressPool pool : pools) {
+            Set<IpFamily> f = PoolFamilies.of(pool);
+            byPool.put(Texts.name(pool), f);
+            held.addAll(f);
         }
+        List<String> described = byPool.entrySet().stream().map(e -> PoolFamilies.describe(e.getKey(), e.getValue())).toList();
+        String its = "its pools: " + Texts.list(described);
+        if (asked.requiresBoth()) {
+            if (byPool.values().stream().noneMatch(f -> f.size() == IpFamily.values().length)) {
+                verdict.problem("spec.ipFamilyPolicy: RequireDualStack needs an IPv4 and an IPv6 VIP from one AddressPool, "
+                        + "but no AddressPool of ExternalNetwork " + Texts.quote(network) + " holds both families; " + its
+                        + "; accepted: PreferDualStack or SingleStack, or add the missing family's entries to one pool");
+            }
+            return;
+        }
+        List<IpFamily> wanted = asked.families();
+        if (wanted.stream().noneMatch(held::contains)) {
+            String names = String.join(" or ", wanted.stream().map(IpFamily::kubeName).toList());
+            verdict.problem("spec.ipFamilies: the Service asks for " + asked.describe() + ", but no AddressPool of "
+                    + "ExternalNetwork " + Texts.quote(network) + " holds " + names + " addresses; " + its
+                    + "; accepted: " + (held.isEmpty() ? "" : "a family its pools hold (" + PoolFamilies.describe(held)
+                    + "), or ") + "add " + names + " entries to one of its pools");
+        }
+    }
+
+    /** Rule 5 per family: each requested address is of a family the Service asks for. */
+    private static void checkRequestedFamilies(RequestedIps requested, FamilyPolicy asked, Verdict verdict) {
+        requested.byFamily().forEach((family, address) -> {
+            if (!asked.families().contains(family)) {
+                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + address + " is an " + family + " address, but the "
+                        + "Service asks for " + asked.describe() + " (spec.ipFamilies, spec.ipFamilyPolicy); accepted: "
+                        + "an address of " + String.join(" or ", asked.families().stream().map(IpFamily::kubeName).toList())
+                        + ", or add " + family + " to spec.ipFamilies with spec.ipFamilyPolicy PreferDualStack or "
+                        + "RequireDualStack");
+            }
+        });
     }
 
     /**
@@ -200,28 +269,6 @@ final class ServiceRules implements KindRules {
             return false;
         }
         return true;
-    }
-
-    /** Rule 5, syntax part; null when absent or not an address. */
-    private static Long parseRequested(String requested, Verdict verdict) {
-        if (requested == null) {
-            return null;
-        }
-        try {
-            long ip = Ipv4.parse(requested);
-            Optional<SpecialPurposeRange> special = SpecialPurposeRange.containing(ip);
-            if (special.isPresent()) {
-                // no pool can hold it (docs/admission.md), but "outside every pool" would not say why
-                verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Ipv4.format(ip) + " is in " + special.get().describe()
-                        + ", which can never be a VIP; request a unicast address of the ExternalNetwork's pools, "
-                        + "or remove the annotation to get one allocated");
-                return null;
-            }
-            return ip;
-        } catch (InvalidAddressException e) {
-            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + e.getMessage());
-            return null;
-        }
     }
 
     /** Rule 4: the pools of the network that exist with the network's mode, in spec order. */
@@ -291,6 +338,54 @@ final class ServiceRules implements KindRules {
         }
     }
 
+    /** Rule 5, IPv6: inside an IPv6 entry of a matching pool and not its subnet-router anycast address. */
+    private static boolean checkRequestedInIpv6Pools(IpAddress ip, String network, List<AddressPool> pools, Verdict verdict) {
+        List<String> ranges = new ArrayList<>();
+        String edge = null;
+        for (AddressPool pool : pools) {
+            String mode = pool.getSpec().getAdvertiseMode();
+            for (String text : pool.getSpec().getAddresses() == null ? List.<String>of() : pool.getSpec().getAddresses()) {
+                IpPoolEntry entry;
+                try {
+                    entry = IpPoolEntry.parse(mode, text);
+                } catch (InvalidAddressException e) {
+                    continue; // the pool's own webhook reports it; it offers no address here
+                }
+                if (entry.family() != IpFamily.IPV6) {
+                    continue;
+                }
+                if (entry.isUsable(ip)) {
+                    return true;
+                }
+                Optional<String> what = entry.edge(ip);
+                if (what.isPresent() && edge == null) {
+                    edge = what.get() + " of " + entry.canonical() + " in AddressPool " + Texts.name(pool);
+                }
+                ranges.add(entry.usable() + " (AddressPool " + Texts.name(pool) + ")");
+            }
+        }
+        String why = edge != null ? " is " + edge + ", which is never handed out"
+                : " is outside every AddressPool of ExternalNetwork " + Texts.quote(network);
+        verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + ip + why + "; accepted: "
+                + (ranges.isEmpty() ? "an IPv4 address: no pool of the network holds IPv6 addresses"
+                        : "an address in " + Texts.list(ranges)));
+        return false;
+    }
+
+    /** Rule 5, arp networks, IPv6: a Node's InternalIP can never be answered for by NDP. */
+    private static void checkRequestedNotAnIpv6Node(IpAddress ip, ExternalNetwork net, ClusterView view, Verdict verdict) {
+        if (net.getSpec() == null || !JuneauConstants.MODE_ARP.equals(net.getSpec().getType())) {
+            return;
+        }
+        String node = view.ipv6NodeInternalIpsIn(IpRange.single(ip)).stream().map(WideRangeIndex.Hit::value)
+                .sorted().findFirst().orElse(null);
+        if (node != null) {
+            verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + ip + " is the InternalIP of Node " + node
+                    + "; answering NDP for it would take the address away from the node; request another address, "
+                    + "or remove the annotation to get one allocated");
+        }
+    }
+
     /** Rule 6. */
     private static void checkRequestedFree(long ip, String namespace, String name, ClusterView view, Verdict verdict) {
         for (ServiceLoadBalancer slb : view.serviceLoadBalancersWithVip(ip)) {
@@ -324,12 +419,23 @@ final class ServiceRules implements KindRules {
         }
         String oldIp = requestedIp(old);
         String newIp = requestedIp(service);
-        // removing the annotation keeps the VIP, so only a different address is a change of the VIP
-        if (!Objects.equals(oldIp, newIp) && newIp != null && !newIp.equals(vip)) {
+        // removing the annotation keeps the VIP, so only a different address is a change of the VIP; an address of
+        // the other family adds a second VIP (docs/dual-stack.md) and leaves this one alone
+        if (!Objects.equals(oldIp, newIp) && newIp != null && changesVip(newIp, vip)) {
             verdict.problem(Texts.REQUESTED_IP_FIELD + ": " + Texts.change(oldIp, newIp) + "; accepted: " + Texts.quote(vip)
                     + " or no annotation; " + fixed
                     + " to get another address");
         }
+    }
+
+    /** True when the requested annotation asks for another address than the VIP, of the VIP's family. */
+    private static boolean changesVip(String requested, String vip) {
+        RequestedIps now = RequestedIps.parse(requested, Texts.REQUESTED_IP_FIELD);
+        if (!now.problems().isEmpty() || !IpAddress.isValid(vip)) {
+            return !requested.equals(vip);
+        }
+        IpAddress current = IpAddress.parse(vip);
+        return now.of(current.family()).map(a -> !a.equals(current)).orElse(false);
     }
 
     /** The requested IP, trimmed; null when absent, empty or only whitespace (Helm renders unset values as ""). */
@@ -343,7 +449,7 @@ final class ServiceRules implements KindRules {
         return s.annotation(key);
     }
 
-    /** True when none of class, type, externalTrafficPolicy, the two annotations, ports, ipFamilies changed. */
+    /** True when none of class, type, externalTrafficPolicy, the two annotations, ports, ipFamilies, ipFamilyPolicy changed. */
     static boolean sameAdmissionFields(ServiceFields x, ServiceFields y) {
         return Objects.equals(x.loadBalancerClass(), y.loadBalancerClass())
                 && Objects.equals(x.type(), y.type())
@@ -353,6 +459,7 @@ final class ServiceRules implements KindRules {
                 && Objects.equals(requestedIp(x), requestedIp(y))
                 // ports without nodePort (ServiceFields.Port): the API server may fill that in differently on each write
                 && x.ports().equals(y.ports())
-                && x.ipFamilies().equals(y.ipFamilies());
+                && x.ipFamilies().equals(y.ipFamilies())
+                && Objects.equals(x.ipFamilyPolicy(), y.ipFamilyPolicy());
     }
 }

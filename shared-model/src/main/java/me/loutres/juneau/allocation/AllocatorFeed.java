@@ -13,6 +13,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.IpPoolEntry;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.view.NodeInternalIps;
 import me.loutres.juneau.view.ViewKeys;
@@ -70,6 +71,11 @@ public final class AllocatorFeed {
         }
     }
 
+    /** Why an IPv6 entry offers no address yet. */
+    static final String IPV6_NOT_HANDED_OUT = "\"%s\" is an IPv6 entry; the controller does not hand out IPv6 VIPs yet "
+            + "(docs/dual-stack.md), so it counts for admission (no other pool may overlap it) but no Service gets an "
+            + "address from it";
+
     public static PoolFeed pool(AddressPool pool) {
         String name = pool.getMetadata() == null ? null : pool.getMetadata().getName();
         String mode = pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
@@ -79,7 +85,13 @@ public final class AllocatorFeed {
         List<BadEntry> bad = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             try {
-                entries.add(PoolEntry.parse(mode, texts.get(i)));
+                IpPoolEntry entry = IpPoolEntry.parse(mode, texts.get(i));
+                if (entry.ipv4().isPresent()) {
+                    entries.add(entry.ipv4().get());
+                } else {
+                    // admitted (docs/dual-stack.md), but this allocator hands out IPv4 only so far: said, not hidden
+                    bad.add(new BadEntry(i, IPV6_NOT_HANDED_OUT.formatted(texts.get(i))));
+                }
             } catch (InvalidAddressException e) {
                 bad.add(new BadEntry(i, e.getMessage()));
             }

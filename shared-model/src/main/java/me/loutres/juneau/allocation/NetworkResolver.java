@@ -12,6 +12,7 @@ import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
+import me.loutres.juneau.ip.IpPoolEntry;
 
 /**
  * Pure resolution of a Service's ExternalNetwork (docs/phases-and-conditions.md step 2). Admission normally prevents every problem
@@ -196,7 +197,7 @@ public final class NetworkResolver {
     private static String firstInvalidEntry(String mode, List<String> entries) {
         for (String e : entries) {
             try {
-                PoolEntry.parse(mode, e);
+                IpPoolEntry.parse(mode, e); // an IPv6 entry is valid: it is no reason to call the network unusable
             } catch (InvalidAddressException ex) {
                 return ex.getMessage();
             }

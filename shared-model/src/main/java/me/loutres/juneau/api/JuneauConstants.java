@@ -114,6 +114,8 @@ public final class JuneauConstants {
     public static final String REASON_ALLOCATED = "Allocated";
     public static final String REASON_POOL_EXHAUSTED = "PoolExhausted";
     public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
+    /** The Service asks for an IPv6 VIP first, or for both families; the controller hands out IPv4 only so far (docs/dual-stack.md). */
+    public static final String REASON_FAMILY_NOT_SERVED = "FamilyNotServed";
     /** Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md). */
     public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";

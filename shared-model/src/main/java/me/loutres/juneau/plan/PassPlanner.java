@@ -87,7 +87,8 @@ final class PassPlanner {
         SlbWrite write = shell.isEmpty() ? new SlbWrite.None()
                 : current == null ? new SlbWrite.Create(shell.get()) : new SlbWrite.Update(shell.get());
         ServiceLoadBalancer slb = shell.orElse(current);
-        AllocationNeed need = ServicePlanner.need(slb, s.resolution(), s.nodeAddresses());
+        AllocationNeed need = ServicePlanner.servedFamilies(svc,
+                ServicePlanner.need(slb, s.resolution(), s.nodeAddresses()));
         if (need instanceof AllocationNeed.Malformed m) {
             return malformed(s, write, m);
         }

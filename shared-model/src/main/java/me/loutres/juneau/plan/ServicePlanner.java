@@ -26,8 +26,11 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.api.v1alpha1.ServiceRef;
 import me.loutres.juneau.election.ArpElection;
 import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.IpFamily;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.policy.FamilyPolicy;
 import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.RequestedIps;
 import me.loutres.juneau.selection.NodeEligibility;
 import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.BackendState;
@@ -202,7 +205,13 @@ public final class ServicePlanner {
         if (requestedText == null) {
             return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), OptionalLong.empty());
         }
-        OptionalLong requested = parse(requestedText);
+        // "v4,v6" (docs/dual-stack.md): the IPv4 one is what this allocator can take; IPv6 VIPs are not handed out yet
+        RequestedIps perFamily = RequestedIps.parse(requestedText, "annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP);
+        OptionalLong requested = perFamily.problems().isEmpty() && perFamily.of(IpFamily.IPV4).isPresent()
+                ? OptionalLong.of(perFamily.of(IpFamily.IPV4).get().ipv4Value()) : parse(requestedText);
+        if (requested.isEmpty() && perFamily.problems().isEmpty() && !perFamily.isEmpty()) {
+            return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), OptionalLong.empty());
+        }
         if (requested.isEmpty()) {
             return new AllocationNeed.Decided(new AllocationState.Failed(JuneauConstants.REASON_INVALID_CONFIG,
                     "annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " is \"" + requestedText
@@ -217,6 +226,25 @@ public final class ServicePlanner {
                             + JuneauConstants.ANNOTATION_REQUESTED_IP + " to another address, or remove it"));
         }
         return new AllocationNeed.Allocate(usable.networkName(), usable.poolNames(), requested);
+    }
+
+    /**
+     * The allocator hands out IPv4 VIPs only so far (docs/dual-stack.md): a Service whose first family is IPv6, or
+     * that requires both families, waits Pending with words saying so, rather than getting an IPv4 VIP it did not ask
+     * for. A PreferDualStack Service with IPv4 first gets its IPv4 VIP, as when no pool has IPv6 addresses free.
+     */
+    public static AllocationNeed servedFamilies(Service svc, AllocationNeed need) {
+        if (!(need instanceof AllocationNeed.Allocate) || svc == null || svc.getSpec() == null) {
+            return need;
+        }
+        FamilyPolicy asked = FamilyPolicy.of(svc.getSpec().getIpFamilyPolicy(), svc.getSpec().getIpFamilies());
+        if (asked.families().get(0) == IpFamily.IPV4 && !asked.requiresBoth()) {
+            return need;
+        }
+        return new AllocationNeed.Decided(new AllocationState.Pending(JuneauConstants.REASON_FAMILY_NOT_SERVED,
+                "the Service asks for " + asked.describe() + ", but this controller hands out IPv4 VIPs only so far"
+                        + " (IPv6 pool entries are admitted and reserved, not yet handed out); use spec.ipFamilies"
+                        + " [IPv4] or PreferDualStack with IPv4 first to get an IPv4 VIP now"));
     }
 
     /**

@@ -13,6 +13,7 @@ import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.IpRange;
 
 /**
  * What the cross-object admission checks may read of the cluster (docs/admission.md): an informer cache in a cluster, a
@@ -69,6 +70,15 @@ public interface ClusterView {
 
     /** Ranges the cluster says it uses (ServiceCIDRs, Nodes' podCIDRs) that share an address with the range. */
     List<LearntRange> learntRangesOverlapping(AddressRange range);
+
+    /** The IPv6 entries of stored pools that share an address with the IPv6 range (docs/admission.md, IPv6). */
+    List<IpPoolEntryRef> ipv6PoolEntriesOverlapping(IpRange range);
+
+    /** Node IPv6 InternalIPs inside the IPv6 range, as (one-address range, Node name), by address. */
+    List<WideRangeIndex.Hit<String>> ipv6NodeInternalIpsIn(IpRange range);
+
+    /** IPv6 ranges the cluster says it uses (ServiceCIDRs, Nodes' podCIDRs) that share an address with the range. */
+    List<IpLearntRange> ipv6LearntRangesOverlapping(IpRange range);
 
     /** The names of one kind, sorted, for a denial that lists what exists (never on an allowed review). */
     List<String> names(NamedKind kind);

@@ -14,7 +14,7 @@ import me.loutres.juneau.ip.AddressRange;
  * review"). A query reads only the ranges that start between {@code first - widest} and {@code last}, so its cost
  * follows the answer, not the number of objects. Safe for one writer (an informer's event thread) and many readers.
  */
-public final class RangeIndex<V> {
+public final class RangeIndex<V> implements OwnedRanges<RangeIndex.Hit<V>> {
     /** One indexed range and what it stands for. */
     public record Hit<V>(AddressRange range, V value) {
     }

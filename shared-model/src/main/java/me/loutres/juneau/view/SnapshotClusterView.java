@@ -26,6 +26,7 @@ import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.IpRange;
 
 /**
  * A cluster view built from a list of objects (a {@code --cluster-state} file, or the objects a {@code validate} run
@@ -52,6 +53,9 @@ public final class SnapshotClusterView implements ClusterView {
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
+    private final WideRangeIndex<IpPoolEntryRef> ipv6PoolEntries = new WideRangeIndex<>();
+    private final WideRangeIndex<String> ipv6NodeIps = new WideRangeIndex<>();
+    private final WideRangeIndex<IpLearntRange> ipv6Learnt = new WideRangeIndex<>();
     private final Map<String, BGPPeer> peers = new LinkedHashMap<>();
     private final Map<String, BFDProfile> bfdProfiles = new LinkedHashMap<>();
     private final Map<String, Set<String>> systemSecretKeys = new LinkedHashMap<>();
@@ -108,6 +112,7 @@ public final class SnapshotClusterView implements ClusterView {
         if (o instanceof AddressPool p) {
             pools.put(name, p);
             poolEntries.replace(indexKey, ViewKeys.poolEntries(p));
+            ipv6PoolEntries.replace(indexKey, ViewKeys.ipv6PoolEntries(p));
         } else if (o instanceof ExternalNetwork n) {
             networks.put(name, n);
             networkByPool.put(indexKey, n);
@@ -124,8 +129,11 @@ public final class SnapshotClusterView implements ClusterView {
             nodes.put(name, n);
             nodeIps.replace(indexKey, ViewKeys.internalIps(n));
             learnt.replace("Node/" + indexKey, ViewKeys.podCidrs(n));
+            ipv6NodeIps.replace(indexKey, ViewKeys.ipv6InternalIps(n));
+            ipv6Learnt.replace("Node/" + indexKey, ViewKeys.ipv6PodCidrs(n));
         } else if (o instanceof ServiceCIDR c) {
             learnt.replace("ServiceCIDR/" + indexKey, ViewKeys.serviceCidrs(c));
+            ipv6Learnt.replace("ServiceCIDR/" + indexKey, ViewKeys.ipv6ServiceCidrs(c));
         } else if (o instanceof BGPPeer p) {
             peers.put(name, p);
             peersByAddress.put(indexKey, p);
@@ -241,6 +249,21 @@ public final class SnapshotClusterView implements ClusterView {
     @Override
     public List<LearntRange> learntRangesOverlapping(AddressRange range) {
         return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<IpPoolEntryRef> ipv6PoolEntriesOverlapping(IpRange range) {
+        return ipv6PoolEntries.overlapping(range).stream().map(WideRangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<WideRangeIndex.Hit<String>> ipv6NodeInternalIpsIn(IpRange range) {
+        return ipv6NodeIps.overlapping(range);
+    }
+
+    @Override
+    public List<IpLearntRange> ipv6LearntRangesOverlapping(IpRange range) {
+        return ipv6Learnt.overlapping(range).stream().map(WideRangeIndex.Hit::value).toList();
     }
 
     @Override

@@ -11,6 +11,10 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.InvalidAddressException;
+import me.loutres.juneau.ip.IpAddress;
+import me.loutres.juneau.ip.IpFamily;
+import me.loutres.juneau.ip.IpPoolEntry;
+import me.loutres.juneau.ip.IpRange;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 
@@ -101,7 +105,7 @@ public final class ViewKeys {
         return out;
     }
 
-    /** The ranges a Node's {@code spec.podCIDRs} give the cluster's pods (IPv4 ones; IPv6 cannot hold a VIP). */
+    /** The ranges a Node's {@code spec.podCIDRs} give the cluster's pods (IPv4 ones; the IPv6 ones are {@link #ipv6PodCidrs}). */
     public static List<RangeIndex.Hit<LearntRange>> podCidrs(Node node) {
         String name = node.getMetadata() == null ? null : node.getMetadata().getName();
         List<String> cidrs = new ArrayList<>();
@@ -118,6 +122,66 @@ public final class ViewKeys {
     public static List<RangeIndex.Hit<LearntRange>> serviceCidrs(ServiceCIDR cidr) {
         String name = cidr.getMetadata() == null ? null : cidr.getMetadata().getName();
         return LearntRange.hits("ServiceCIDR " + name, cidr.getSpec() == null || cidr.getSpec().getCidrs() == null
+                ? List.of() : cidr.getSpec().getCidrs());
+    }
+
+    /** A pool's IPv6 entries that parse (its IPv4 ones are {@link #poolEntries}'). */
+    public static List<WideRangeIndex.Hit<IpPoolEntryRef>> ipv6PoolEntries(AddressPool pool) {
+        if (pool.getSpec() == null || pool.getSpec().getAddresses() == null) {
+            return List.of();
+        }
+        List<WideRangeIndex.Hit<IpPoolEntryRef>> out = new ArrayList<>();
+        List<String> texts = pool.getSpec().getAddresses();
+        for (int i = 0; i < texts.size(); i++) {
+            try {
+                IpPoolEntry entry = IpPoolEntry.parse(pool.getSpec().getAdvertiseMode(), texts.get(i));
+                if (entry.family() == IpFamily.IPV6) {
+                    out.add(new WideRangeIndex.Hit<>(entry.range(), new IpPoolEntryRef(pool, i, texts.get(i), entry)));
+                }
+            } catch (InvalidAddressException e) {
+                // skipped, as in poolEntries
+            }
+        }
+        return out;
+    }
+
+    /** A Node's IPv6 InternalIPs, each as a one-address range. */
+    public static List<WideRangeIndex.Hit<String>> ipv6InternalIps(Node node) {
+        String name = node.getMetadata() == null ? null : node.getMetadata().getName();
+        if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
+            return List.of();
+        }
+        List<WideRangeIndex.Hit<String>> out = new ArrayList<>();
+        for (NodeAddress a : node.getStatus().getAddresses()) {
+            if (a != null && "InternalIP".equals(a.getType()) && a.getAddress() != null && a.getAddress().contains(":")
+                    && IpAddress.isValid(a.getAddress().trim())) {
+                WideRangeIndex.Hit<String> hit = new WideRangeIndex.Hit<>(
+                        IpRange.single(IpAddress.parse(a.getAddress().trim())), name);
+                if (!out.contains(hit)) {
+                    out.add(hit);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A Node's IPv6 {@code spec.podCIDRs}. */
+    public static List<WideRangeIndex.Hit<IpLearntRange>> ipv6PodCidrs(Node node) {
+        String name = node.getMetadata() == null ? null : node.getMetadata().getName();
+        List<String> cidrs = new ArrayList<>();
+        if (node.getSpec() != null && node.getSpec().getPodCIDRs() != null) {
+            cidrs.addAll(node.getSpec().getPodCIDRs());
+        }
+        if (cidrs.isEmpty() && node.getSpec() != null && node.getSpec().getPodCIDR() != null) {
+            cidrs.add(node.getSpec().getPodCIDR());
+        }
+        return IpLearntRange.hits("Node " + name + " podCIDR", cidrs);
+    }
+
+    /** A ServiceCIDR's IPv6 {@code spec.cidrs}. */
+    public static List<WideRangeIndex.Hit<IpLearntRange>> ipv6ServiceCidrs(ServiceCIDR cidr) {
+        String name = cidr.getMetadata() == null ? null : cidr.getMetadata().getName();
+        return IpLearntRange.hits("ServiceCIDR " + name, cidr.getSpec() == null || cidr.getSpec().getCidrs() == null
                 ? List.of() : cidr.getSpec().getCidrs());
     }
 

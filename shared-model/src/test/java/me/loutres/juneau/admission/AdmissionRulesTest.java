@@ -141,8 +141,11 @@ class AdmissionRulesTest {
         deny("2.1.7 deny SCTP", SVC, () -> create(svc("a").port("SCTP").yaml()),
                 "spec.ports[1].protocol: \"SCTP\" is not supported; accepted: TCP, UDP");
         deny("2.1.7 deny IPv6 only", SVC, () -> create(svc("a").families("[IPv6]").yaml()),
-                "spec.ipFamilies: [IPv6] asks for IPv6 only, but Juneau hands out IPv4 VIPs; accepted: [IPv4], [IPv4, IPv6] or [IPv6, IPv4]");
-        allow("2.1.7 allow UDP and dual stack", SVC, () -> create(svc("a").port("UDP").families("[IPv6, IPv4]").yaml()));
+                "spec.ipFamilies: the Service asks for [IPv6] (SingleStack), but no AddressPool of ExternalNetwork \"public\" "
+                        + "holds IPv6 addresses; its pools: pool-a (IPv4), pool-b (IPv4); accepted: a family its pools hold "
+                        + "(IPv4), or add IPv6 entries to one of its pools");
+        allow("2.1.7 allow UDP and preferred dual stack", SVC, () -> create(svc("a").port("UDP").families("[IPv6, IPv4]")
+                .familyPolicy("PreferDualStack").yaml()));
         // rule 8
         deny("2.1.8 deny changing the network once the VIP is allocated", SVC,
                 () -> update(svc("web").yaml(), svc("web").net("l2").yaml()),
@@ -199,7 +202,7 @@ class AdmissionRulesTest {
         deny("2.1 all problems reported together", SVC, () -> create(svc("a").policy("Cluster").port("SCTP").net("pub").ip("x").yaml()),
                 "spec.externalTrafficPolicy: \"Cluster\" is not supported; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend); "
                         + "spec.ports[1].protocol: \"SCTP\" is not supported; accepted: TCP, UDP; "
-                        + IP + "\"x\" is not an IPv4 address; expected a dotted quad such as 192.0.2.10; "
+                        + IP + "\"x\" is not an IP address; expected an IPv4 dotted quad such as 192.0.2.10 or an IPv6 address such as 2001:db8::10; "
                         + NET + "ExternalNetwork \"pub\" does not exist; existing: broken, l2, public");
 
         // only the controller writes ServiceLoadBalancers and ARPAdvertisements

@@ -133,6 +133,21 @@ final class CountingClusterView implements ClusterView {
     }
 
     @Override
+    public List<me.loutres.juneau.view.IpPoolEntryRef> ipv6PoolEntriesOverlapping(me.loutres.juneau.ip.IpRange range) {
+        return count("ipv6PoolEntriesOverlapping", inner.ipv6PoolEntriesOverlapping(range));
+    }
+
+    @Override
+    public List<me.loutres.juneau.view.WideRangeIndex.Hit<String>> ipv6NodeInternalIpsIn(me.loutres.juneau.ip.IpRange range) {
+        return count("ipv6NodeInternalIpsIn", inner.ipv6NodeInternalIpsIn(range));
+    }
+
+    @Override
+    public List<me.loutres.juneau.view.IpLearntRange> ipv6LearntRangesOverlapping(me.loutres.juneau.ip.IpRange range) {
+        return count("ipv6LearntRangesOverlapping", inner.ipv6LearntRangesOverlapping(range));
+    }
+
+    @Override
     public List<String> names(NamedKind kind) {
         return count("names", inner.names(kind));
     }

@@ -25,6 +25,7 @@ final class Manifests {
         private String policy = "Local";
         private final List<String> ports = new ArrayList<>(List.of("{name: http, port: 80, targetPort: 8080, protocol: TCP}"));
         private String families;
+        private String familyPolicy;
         private String lbIp;
         private boolean deleting;
         private final List<String> finalizers = new ArrayList<>();
@@ -87,6 +88,11 @@ final class Manifests {
             return this;
         }
 
+        Svc familyPolicy(String p) {
+            familyPolicy = p;
+            return this;
+        }
+
         Svc lbIp(String ip) {
             lbIp = ip;
             return this;
@@ -124,6 +130,9 @@ final class Manifests {
             }
             if (families != null) {
                 sb.append("  ipFamilies: ").append(families).append('\n');
+            }
+            if (familyPolicy != null) {
+                sb.append("  ipFamilyPolicy: ").append(familyPolicy).append('\n');
             }
             sb.append("  clusterIP: 10.96.12.34\n  selector: {app: ").append(name).append("}\n  sessionAffinity: None\n  ports:\n");
             ports.forEach(p -> sb.append("  - ").append(p).append('\n'));

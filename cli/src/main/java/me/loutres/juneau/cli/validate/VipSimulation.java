@@ -23,7 +23,10 @@ import me.loutres.juneau.policy.DefaultNetwork;
 import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
-import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.ip.IpFamily;
+import me.loutres.juneau.plan.AllocationNeed;
+import me.loutres.juneau.plan.ServicePlanner;
+import me.loutres.juneau.policy.RequestedIps;
 import me.loutres.juneau.status.AllocationState;
 import me.loutres.juneau.status.Messages;
 import me.loutres.juneau.view.ClusterView;
@@ -73,8 +76,13 @@ final class VipSimulation {
         }
         NetworkResolution.Usable usable = (NetworkResolution.Usable) resolution;
         List<String> order = usable.pools().stream().map(p -> p.getMetadata().getName()).toList();
-        OptionalLong ip = requested == null || requested.isEmpty() || !Ipv4.isValid(requested) ? OptionalLong.empty()
-                : OptionalLong.of(Ipv4.parse(requested));
+        // "v4,v6" (docs/dual-stack.md): the IPv4 address is the one the allocator takes, as in the controller
+        RequestedIps perFamily = RequestedIps.parse(requested == null || requested.isEmpty() ? null : requested, "");
+        OptionalLong ip = perFamily.of(IpFamily.IPV4).map(a -> OptionalLong.of(a.ipv4Value())).orElse(OptionalLong.empty());
+        AllocationNeed need = ServicePlanner.servedFamilies(service, new AllocationNeed.Allocate(network, order, ip));
+        if (need instanceof AllocationNeed.Decided d) {
+            return forecast(d.state(), network, view);
+        }
         String owner = service.getMetadata().getNamespace() + "/" + service.getMetadata().getName();
         return forecast(AllocationState.of(allocator.allocate(owner, order, ip), network), network, view);
     }

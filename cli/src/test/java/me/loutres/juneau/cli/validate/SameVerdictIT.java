@@ -156,6 +156,24 @@ class SameVerdictIT {
         }
 
         @Override
+        public java.util.List<me.loutres.juneau.view.IpPoolEntryRef> ipv6PoolEntriesOverlapping(
+                me.loutres.juneau.ip.IpRange range) {
+            return delegate.ipv6PoolEntriesOverlapping(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.WideRangeIndex.Hit<String>> ipv6NodeInternalIpsIn(
+                me.loutres.juneau.ip.IpRange range) {
+            return delegate.ipv6NodeInternalIpsIn(range);
+        }
+
+        @Override
+        public java.util.List<me.loutres.juneau.view.IpLearntRange> ipv6LearntRangesOverlapping(
+                me.loutres.juneau.ip.IpRange range) {
+            return delegate.ipv6LearntRangesOverlapping(range);
+        }
+
+        @Override
         public java.util.List<String> names(NamedKind kind) {
             return delegate.names(kind);
         }

@@ -69,7 +69,8 @@ class ValidateGoldenTest {
         assertThat(caseNames()).contains("02-traffic-policy", "03-network-annotation", "04-network-without-pools",
                 "05-requested-ip", "06-requested-ip-in-use", "07-protocols-and-families", "08-fixed-vip",
                 "09-unchanged-update", "10-load-balancer-ip", "12-hand-edits", "13-controller-writes",
-                "14-address-pools", "15-reserved-cidr", "16-external-networks", "21-trim-and-mutate");
+                "14-address-pools", "15-reserved-cidr", "16-external-networks", "21-trim-and-mutate",
+                "40-ipv6-and-dual-stack");
     }
 
     @Test

@@ -14,12 +14,12 @@ import java.util.List;
 public class AddressPoolSpec {
     @Required
     @ValidationRule(value = "self == oldSelf", message = "advertiseMode is immutable")
-    @JsonPropertyDescription("How VIPs of this pool are announced: bgp (entries are IPv4 CIDRs, /8 to /32) or arp (entries are start-end IPv4 ranges). Immutable.")
+    @JsonPropertyDescription("How VIPs of this pool are announced: bgp (entries are CIDRs, IPv4 /8 to /32 or IPv6 /64 to /128) or arp (entries are start-end ranges of one family). Immutable.")
     @SchemaFrom(type = NetworkMode.class)
     private String advertiseMode;
 
     @Required
-    @JsonPropertyDescription("Address entries: CIDRs for bgp, start-end ranges for arp. At least one, no duplicates, append-only.")
+    @JsonPropertyDescription("Address entries of either family (one pool may hold both): CIDRs for bgp, start-end ranges for arp. At least one, no duplicates, append-only.")
     private List<String> addresses = new ArrayList<>();
 
     public AddressPoolSpec() {

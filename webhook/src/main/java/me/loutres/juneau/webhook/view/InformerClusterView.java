@@ -24,6 +24,7 @@ import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.IpRange;
 import me.loutres.juneau.runtime.watch.ApiConnection;
 import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.Watched;
@@ -32,7 +33,10 @@ import me.loutres.juneau.view.BgpNames;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.LearntRange;
 import me.loutres.juneau.view.PoolEntryRef;
+import me.loutres.juneau.view.IpLearntRange;
+import me.loutres.juneau.view.IpPoolEntryRef;
 import me.loutres.juneau.view.RangeIndex;
+import me.loutres.juneau.view.WideRangeIndex;
 import me.loutres.juneau.view.Secrets;
 import me.loutres.juneau.view.ViewKeys;
 import org.slf4j.Logger;
@@ -97,6 +101,9 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
+    private final WideRangeIndex<IpPoolEntryRef> ipv6PoolEntries = new WideRangeIndex<>();
+    private final WideRangeIndex<String> ipv6NodeIps = new WideRangeIndex<>();
+    private final WideRangeIndex<IpLearntRange> ipv6Learnt = new WideRangeIndex<>();
     private final MissLookup missLookup;
 
     private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
@@ -121,6 +128,10 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         nodes.on(RangeFeed.of(nodeIps, ViewKeys::internalIps));
         nodes.on(RangeFeed.of(learnt, "Node/", ViewKeys::podCidrs));
         serviceCidrs.on(RangeFeed.of(learnt, "ServiceCIDR/", ViewKeys::serviceCidrs));
+        pools.on(RangeFeed.of(ipv6PoolEntries, ViewKeys::ipv6PoolEntries));
+        nodes.on(RangeFeed.of(ipv6NodeIps, ViewKeys::ipv6InternalIps));
+        nodes.on(RangeFeed.of(ipv6Learnt, "Node/", ViewKeys::ipv6PodCidrs));
+        serviceCidrs.on(RangeFeed.of(ipv6Learnt, "ServiceCIDR/", ViewKeys::ipv6ServiceCidrs));
         peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).indexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
                         : List.of(p.getSpec().getPeerAddress()),
@@ -279,6 +290,21 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     @Override
     public List<LearntRange> learntRangesOverlapping(AddressRange range) {
         return learnt.overlapping(range).stream().map(RangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<IpPoolEntryRef> ipv6PoolEntriesOverlapping(IpRange range) {
+        return ipv6PoolEntries.overlapping(range).stream().map(WideRangeIndex.Hit::value).toList();
+    }
+
+    @Override
+    public List<WideRangeIndex.Hit<String>> ipv6NodeInternalIpsIn(IpRange range) {
+        return ipv6NodeIps.overlapping(range);
+    }
+
+    @Override
+    public List<IpLearntRange> ipv6LearntRangesOverlapping(IpRange range) {
+        return ipv6Learnt.overlapping(range).stream().map(WideRangeIndex.Hit::value).toList();
     }
 
     @Override
