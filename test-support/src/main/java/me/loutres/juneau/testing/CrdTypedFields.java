@@ -34,9 +34,15 @@ public final class CrdTypedFields {
      * @param plural  the resource name
      * @param path    the field's path, list items as {@code []} (e.g. {@code status.conditions[].observedGeneration})
      * @param type    {@code integer}, {@code number} or {@code boolean}
+     * @param schema  the kind's openAPIV3Schema
      */
     public record Field(String group, String version, String kind, String plural, boolean namespaced, String path,
-            String type) {
+            String type, JsonNode schema) {
+        @Override
+        public String toString() {
+            return kind + " " + path;
+        }
+
         /** The path as a message names it, the first list entry standing for every one. */
         public String concretePath() {
             return path.replace("[]", "[0]");
@@ -48,9 +54,13 @@ public final class CrdTypedFields {
             return dot < 0 ? path : path.substring(0, dot);
         }
 
-        /** {@code {apiVersion, kind, metadata: {name}, ...}} with {@code value} at the field's path (first list entries). */
-        public ObjectNode objectWith(String name, JsonNode value) {
-            ObjectNode root = YAML.createObjectNode();
+        /**
+         * The smallest object of the kind its schema accepts: {@code apiVersion}, {@code kind}, {@code metadata.name}
+         * (and namespace {@code default}), and every required field with a value of its type (an enum's first value,
+         * a list of its minimum length).
+         */
+        public ObjectNode minimalObject(String name) {
+            ObjectNode root = (ObjectNode) minimal(schema);
             root.put("apiVersion", group + "/" + version);
             root.put("kind", kind);
             ObjectNode meta = root.putObject("metadata");
@@ -58,6 +68,12 @@ public final class CrdTypedFields {
             if (namespaced) {
                 meta.put("namespace", "default");
             }
+            return root;
+        }
+
+        /** {@link #minimalObject} with {@code value} at the field's path (first list entries). */
+        public ObjectNode objectWith(String name, JsonNode value) {
+            ObjectNode root = minimalObject(name);
             ObjectNode at = root;
             String[] steps = path.split("\\.");
             for (int i = 0; i < steps.length; i++) {
@@ -68,9 +84,9 @@ public final class CrdTypedFields {
                 if (list) {
                     ArrayNode a = at.withArray(key);
                     if (last) {
-                        a.add(value);
+                        a.removeAll().add(value);
                     } else {
-                        at = a.addObject();
+                        at = a.isEmpty() || !a.get(0).isObject() ? a.removeAll().addObject() : (ObjectNode) a.get(0);
                     }
                 } else if (last) {
                     at.set(key, value);
@@ -79,6 +95,36 @@ public final class CrdTypedFields {
                 }
             }
             return root;
+        }
+    }
+
+    private static JsonNode minimal(JsonNode schema) {
+        String type = schema.path("type").asText("object");
+        if (schema.has("enum")) {
+            return schema.path("enum").get(0);
+        }
+        switch (type) {
+            case "string":
+                return YAML.getNodeFactory().textNode("x");
+            case "integer":
+            case "number":
+                return YAML.getNodeFactory().numberNode(Math.max(1, schema.path("minimum").asLong(1)));
+            case "boolean":
+                return YAML.getNodeFactory().booleanNode(true);
+            case "array": {
+                ArrayNode a = YAML.createArrayNode();
+                for (int i = 0; i < schema.path("minItems").asInt(0); i++) {
+                    a.add(minimal(schema.path("items")));
+                }
+                return a;
+            }
+            default: {
+                ObjectNode o = YAML.createObjectNode();
+                for (JsonNode r : schema.path("required")) {
+                    o.set(r.asText(), minimal(schema.path("properties").path(r.asText())));
+                }
+                return o;
+            }
         }
     }
 
@@ -94,7 +140,8 @@ public final class CrdTypedFields {
                 }
                 JsonNode spec = crd.path("spec");
                 for (JsonNode v : spec.path("versions")) {
-                    walk(v.path("schema").path("openAPIV3Schema"), "", out, spec, v.path("name").asText());
+                    JsonNode root = v.path("schema").path("openAPIV3Schema");
+                    walk(root, root, "", out, spec, v.path("name").asText());
                 }
             }
         } catch (IOException e) {
@@ -108,17 +155,18 @@ public final class CrdTypedFields {
         return in(Path.of("..", "manifests", "base", "crds"));
     }
 
-    private static void walk(JsonNode schema, String path, List<Field> out, JsonNode spec, String version) {
+    private static void walk(JsonNode root, JsonNode schema, String path, List<Field> out, JsonNode spec,
+            String version) {
         String type = schema.path("type").asText("");
         if (Map.of("integer", 1, "number", 1, "boolean", 1).containsKey(type)) {
             out.add(new Field(spec.path("group").asText(), version, spec.path("names").path("kind").asText(),
                     spec.path("names").path("plural").asText(), "Namespaced".equals(spec.path("scope").asText()),
-                    path, type));
+                    path, type, root));
         }
-        schema.path("properties").properties().forEach(
-                e -> walk(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey(), out, spec, version));
+        schema.path("properties").properties().forEach(e -> walk(root, e.getValue(),
+                path.isEmpty() ? e.getKey() : path + "." + e.getKey(), out, spec, version));
         if (schema.has("items")) {
-            walk(schema.path("items"), path + "[]", out, spec, version);
+            walk(root, schema.path("items"), path + "[]", out, spec, version);
         }
     }
 }
