@@ -99,6 +99,15 @@ class StrictTypesTest {
                 .hasMessageStartingWith(part + ": " + KubeReader.shortValue(value) + " ");
     }
 
+    @Test
+    void aStatusStringIsNoStatus() throws Exception {
+        JsonNode session = KubeObjects.mapper().readTree("{\"apiVersion\":\"juneau.loutres.me/v1alpha1\","
+                + "\"kind\":\"BGPSession\",\"metadata\":{\"name\":\"tor-1.node-a\"},\"status\":\"Established\"}");
+        assertThatThrownBy(() -> KubeReader.read(session, me.loutres.juneau.api.v1alpha1.BGPSession.class, "BGPSession"))
+                .isInstanceOf(UnreadableObjectException.class)
+                .hasMessage("status: \"Established\" has the wrong type for BGPSession; expected an object");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             a number for a string | {"kind":"Service","metadata":{"name":"a"},"spec":{"type":5}}                       | spec.type: 5 has the wrong type for Service; expected a string
