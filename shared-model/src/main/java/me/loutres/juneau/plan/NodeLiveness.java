@@ -17,8 +17,9 @@ import java.util.function.Function;
  * {@code juneau-agent-<node>} exists is dead when {@code renewTime + leaseDurationSeconds} has passed or its
  * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease has no agent: it is
  * never declared dead, but it cannot answer ARP ({@link #hasAgent}). A Lease whose times cannot be read declares
- * nothing: never call a node dead on a record we do not understand. Plain data: built from the Leases read once for
- * a pass ({@link #of}), so one plan never sees two states of a Lease.
+ * nothing: never call a node dead on a record we do not understand. "Passed" is judged against the time the Lease
+ * watch has shown ({@link WatchedTime}): after the controller's own outage a node gets a full duration more. Plain
+ * data: built from the Leases read once for a pass ({@link #of}), so one plan never sees two states of a Lease.
  */
 public final class NodeLiveness {
     public static final String LEASE_PREFIX = "juneau-agent-";

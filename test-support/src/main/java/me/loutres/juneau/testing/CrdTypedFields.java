@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -158,7 +158,7 @@ public final class CrdTypedFields {
     private static void walk(JsonNode root, JsonNode schema, String path, List<Field> out, JsonNode spec,
             String version) {
         String type = schema.path("type").asText("");
-        if (Map.of("integer", 1, "number", 1, "boolean", 1).containsKey(type)) {
+        if (Set.of("integer", "number", "boolean").contains(type)) {
             out.add(new Field(spec.path("group").asText(), version, spec.path("names").path("kind").asText(),
                     spec.path("names").path("plural").asText(), "Namespaced".equals(spec.path("scope").asText()),
                     path, type, root));
