@@ -17,6 +17,8 @@ import org.eclipse.jetty.util.Fields;
 record ApiCall(String method, String path, Fields query, UserInfo user, Request request) {
     static final String JSON = "application/json";
     private static final int MAX_BODY = 3 * 1024 * 1024;
+    /** A refused body up to this declared size is read to its end (and dropped) so its client reads the 413. */
+    private static final long DISCARD_LIMIT = 16L * 1024 * 1024;
 
     String param(String name) {
         Fields.Field f = query.get(name);
@@ -52,6 +54,12 @@ record ApiCall(String method, String path, Fields query, UserInfo user, Request 
         InputStream in = Content.Source.asInputStream(request);
         byte[] bytes = in.readNBytes(MAX_BODY + 1);
         if (bytes.length > MAX_BODY) {
+            // a client sending its whole body before it reads would see a reset connection if we closed with the
+            // rest unread: a declared length within a bound is read to its end and dropped first
+            long declared = request.getLength();
+            if (declared >= 0 && declared <= DISCARD_LIMIT) {
+                in.transferTo(java.io.OutputStream.nullOutputStream()); // the framing ends it at the declared length
+            }
             throw ApiException.tooLarge("the request body is larger than 3 MiB");
         }
         return bytes;

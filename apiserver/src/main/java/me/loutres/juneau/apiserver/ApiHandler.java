@@ -44,6 +44,7 @@ final class ApiHandler extends Handler.Abstract {
     private final WatchHandler watches;
     private volatile RequestHook hook;
     private volatile boolean closing;
+    private final Freeze freeze = new Freeze();
 
     ApiHandler(Registry registry, Operations ops, Authorizer authorizer, ObjectNode version,
             Supplier<String> address) {
@@ -56,7 +57,7 @@ final class ApiHandler extends Handler.Abstract {
         this.version = version;
         this.address = address;
         this.lists = new ListHandler(ops);
-        this.watches = new WatchHandler(ops.store(), () -> closing);
+        this.watches = new WatchHandler(ops.store(), () -> closing, freeze);
     }
 
     void setHook(RequestHook hook) {
@@ -67,10 +68,15 @@ final class ApiHandler extends Handler.Abstract {
         closing = true;
     }
 
+    Freeze freeze() {
+        return freeze;
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         List<String> warnings = new ArrayList<>();
         try {
+            freeze.await();
             String method = request.getMethod();
             UserInfo user = user(request);
             RequestHook h = hook;
@@ -92,6 +98,10 @@ final class ApiHandler extends Handler.Abstract {
             throw ApiException.pathNotFound();
         } catch (ApiException e) {
             Responses.send(response, callback, e.code(), e.status(), warnings);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Responses.send(response, callback, 503, ApiException.internal("the API server is stopping").status(),
+                    warnings);
         } catch (RuntimeException | IOException e) {
             LOG.warn("request {} {} failed: {}", request.getMethod(), request.getHttpURI().getPath(), e.toString());
             ApiException failure = ApiException.internal(e.getClass().getSimpleName() + ": " + e.getMessage());

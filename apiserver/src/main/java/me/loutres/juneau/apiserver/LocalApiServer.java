@@ -375,6 +375,15 @@ public final class LocalApiServer implements AutoCloseable {
         return () -> connector.start();
     }
 
+    /**
+     * Freezes this API server as {@code SIGSTOP} would (docs/operations.md, "Node liveness after an outage"): requests
+     * wait unanswered, watches deliver nothing, connections stay open; closing the returned handle resumes it, and
+     * what was queued meanwhile is served in order.
+     */
+    public AutoCloseable freeze() {
+        return handler.freeze().begin();
+    }
+
     /** Open watch streams (for tests that check a client closed its watches). */
     public int openWatches() {
         return store.openWatches();

@@ -30,15 +30,17 @@ final class WatchHandler {
 
     private final Store store;
     private final BooleanSupplier serverClosing;
+    private final Freeze freeze;
 
-    WatchHandler(Store store, BooleanSupplier serverClosing) {
+    WatchHandler(Store store, BooleanSupplier serverClosing, Freeze freeze) {
         this.store = store;
         this.serverClosing = serverClosing;
+        this.freeze = freeze;
     }
 
     void watch(ApiCall call, ResourceType type, String namespace, String name, Response response, Callback callback)
             throws ApiException {
-        WatchStream stream = new WatchStream(store, request(call, type, namespace, name), serverClosing);
+        WatchStream stream = new WatchStream(store, request(call, type, namespace, name), serverClosing, freeze);
         String upgrade = call.header(HttpHeader.UPGRADE);
         if (upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
             // kube-apiserver serves a watch over WebSocket when asked (one event per text message); fabric8's

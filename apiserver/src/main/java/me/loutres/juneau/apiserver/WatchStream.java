@@ -40,11 +40,13 @@ final class WatchStream {
     private final Store store;
     private final Request rq;
     private final BooleanSupplier serverClosing;
+    private final Freeze freeze;
 
-    WatchStream(Store store, Request rq, BooleanSupplier serverClosing) {
+    WatchStream(Store store, Request rq, BooleanSupplier serverClosing, Freeze freeze) {
         this.store = store;
         this.rq = rq;
         this.serverClosing = serverClosing;
+        this.freeze = freeze;
     }
 
     void run(Sink sink) throws IOException {
@@ -87,6 +89,7 @@ final class WatchStream {
     private void drain(Sink sink, Store.Watch w, boolean first) throws IOException, InterruptedException {
         long lastBookmark = System.nanoTime();
         while (!serverClosing.getAsBoolean() && sink.open() && System.nanoTime() < rq.deadlineNanos()) {
+            freeze.await(); // frozen: the events wait in the queue, in order
             if (w.overflowed) {
                 sink.event("ERROR", ApiException.gone("the watch fell too far behind; list again").status());
                 sink.flush();

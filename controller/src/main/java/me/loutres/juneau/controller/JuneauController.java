@@ -50,6 +50,8 @@ public final class JuneauController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JuneauController.class);
     /** Pool status writes wait this long so a burst of allocations makes one write, not hundreds. */
     static final Duration POOL_STATUS_COALESCE = Duration.ofMillis(200);
+    /** Added to the retry period: the longest quiet of the Lease watch that is not an outage. */
+    private static final Duration LEASE_SILENCE_MARGIN = Duration.ofSeconds(1);
     private static final Duration RETRY_BASE = Duration.ofMillis(20);
     private static final Duration RETRY_MAX = Duration.ofSeconds(60);
 
@@ -75,7 +77,10 @@ public final class JuneauController implements AutoCloseable {
 
     private JuneauController(KubernetesClient client, ControllerOptions options) {
         this.options = options;
-        this.cache = new ClusterCache(client, options.namespace());
+        // the leader renews its Lease (in the agents' namespace) every retry period: a longer silence of the Lease
+        // watch is an outage, after which node liveness forgives what it could not see (docs/operations.md)
+        this.cache = new ClusterCache(client, options.namespace(), options.clock(),
+                options.lease().retryPeriod().plus(LEASE_SILENCE_MARGIN));
         this.writer = new KubeWriter(client, cache);
         this.restore = new AllocationRestore(client, cache, metrics);
         this.runtime = new ControllerRuntime("juneau", new MicrometerRuntimeMetrics(metrics.registry()));

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * the instant its Lease runs out; it looks again and, if no renewal came, the node's Services are re-queued and
  * the plan elects another node. Renewals (every second per owning agent) cost nothing more than a map update:
  * only a change alive ↔ dead re-queues.
+ *
+ * <p>A Lease is judged against the time the Lease watch has shown ({@link me.loutres.juneau.plan.WatchedTime}), not the
+ * wall clock: a node whose Lease ran out while the controller could not watch (its own outage) gets a full Lease
+ * duration after the watch came back, and an expiry the watch has not shown yet waits for the next event that shows
+ * a later instant (docs/operations.md, "Node liveness after an outage").
  */
 final class NodeLivenessWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeLivenessWatch.class);
@@ -39,6 +45,8 @@ final class NodeLivenessWatch implements AutoCloseable {
     /** Nodes last seen dead (absent = alive or judged by endpoints). */
     private final Map<String, Boolean> dead = new ConcurrentHashMap<>();
     private final PendingLeaseChecks pending = new PendingLeaseChecks();
+    /** Nodes whose Lease deadline has passed on the clock but not yet in the watch: judged again when it moves. */
+    private final java.util.Set<String> awaiting = ConcurrentHashMap.newKeySet();
     /** Nodes with an agent Lease: only they may answer ARP (unless the controller runs without agents). */
     private final java.util.Set<String> withAgent = ConcurrentHashMap.newKeySet();
 
@@ -47,6 +55,7 @@ final class NodeLivenessWatch implements AutoCloseable {
         this.requeue = requeue;
         this.clock = clock;
         this.leading = leading;
+        cache.leaseHorizon().onAdvance(() -> List.copyOf(awaiting).forEach(n -> judge(n, cache.agentLease(n))));
     }
 
     /** An agent Lease was added, renewed, released or deleted (null {@code now} = deleted). */
@@ -61,7 +70,7 @@ final class NodeLivenessWatch implements AutoCloseable {
 
     private void judge(String node, Lease lease) {
         Instant t = clock.instant();
-        NodeLiveness.State s = lease == null ? null : NodeLiveness.judge(lease, t);
+        NodeLiveness.State s = lease == null ? null : NodeLiveness.judge(lease, cache.leaseHorizon().watched());
         boolean isDead = s != null && s.dead();
         Boolean before = dead.put(node, isDead);
         if (before == null ? isDead : before != isDead) {
@@ -72,7 +81,12 @@ final class NodeLivenessWatch implements AutoCloseable {
             }
         }
         Optional<Instant> expires = s == null || isDead ? Optional.empty() : s.expiresAt();
-        expires.ifPresent(e -> schedule(node, e));
+        if (expires.isPresent() && !expires.get().isAfter(t)) {
+            awaiting.add(node); // run out by the clock, not yet by what the watch has shown
+        } else {
+            awaiting.remove(node);
+            expires.ifPresent(e -> schedule(node, e));
+        }
     }
 
     private void schedule(String node, Instant at) {

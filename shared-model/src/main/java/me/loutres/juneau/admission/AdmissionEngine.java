@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import me.loutres.juneau.view.ClusterView;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.view.KubeObjects;
 import me.loutres.juneau.view.UnreadableObjectException;
 
@@ -87,6 +88,10 @@ public final class AdmissionEngine {
             Review review = Review.of(request);
             String mismatch = mismatch(endpoint, request, review);
             verdict = mismatch != null ? Verdict.deny(mismatch) : rules.get(endpoint.rules()).review(review, view);
+            if (!verdict.denied()) {
+                // who may write, and what, is said first; what the rules would admit must also read strictly
+                readsStrictly(endpoint, review);
+            }
         } catch (UnreadableObjectException e) {
             verdict = Verdict.deny(e.getMessage());
         } catch (RuntimeException e) {
@@ -157,6 +162,23 @@ public final class AdmissionEngine {
             return "the DELETE request names no object (no name and no oldObject)";
         }
         return null;
+    }
+
+    /**
+     * A Juneau object under review reads as its kind with strict types (docs/admission.md): a rule that reads only a
+     * few fields from the tree (the agents' status writes) must not let a {@code 1.5} or a string status through
+     * either. An object being deleted is not judged: its finalizers can always be removed.
+     *
+     * @throws me.loutres.juneau.view.UnreadableObjectException naming the field and the value
+     */
+    private static void readsStrictly(Endpoint endpoint, Review review) {
+        if (!JuneauConstants.GROUP.equals(endpoint.group()) || review.object() == null || review.beingDeleted()) {
+            return;
+        }
+        Class<?> type = KubeObjects.typedClass(endpoint.group() + "/" + endpoint.kind());
+        if (type != null) {
+            KubeObjects.read(review.object(), type, endpoint.kind());
+        }
     }
 
     private static String nz(String s) {

@@ -37,11 +37,21 @@ record Review(String operation, String username, String subResource, String name
                 KubeReader.normalized(KubeObjects.tree(request.getOldObject())), nodeNameOf(request));
     }
 
+    /**
+     * The node the requester's token was issued on. A bound token carries exactly one; more than one is refused, not
+     * narrowed to the first: which node would the agent speak for?
+     */
     private static String nodeNameOf(AdmissionRequest request) {
         if (request.getUserInfo() == null || request.getUserInfo().getExtra() == null) {
             return "";
         }
         java.util.List<String> values = request.getUserInfo().getExtra().get(NODE_NAME_EXTRA);
+        if (values != null && values.size() > 1) {
+            throw new me.loutres.juneau.view.UnreadableObjectException("userInfo.extra[\"" + NODE_NAME_EXTRA + "\"]: "
+                    + values.size() + " values " + values.stream().map(KubeObjects::quote).toList()
+                    + "; accepted: exactly one node name (a bound service-account token carries the node it was"
+                    + " issued on)");
+        }
         return values == null || values.isEmpty() || values.get(0) == null ? "" : values.get(0);
     }
 

@@ -17,8 +17,9 @@ import java.util.function.Function;
  * {@code juneau-agent-<node>} exists is dead when {@code renewTime + leaseDurationSeconds} has passed or its
  * {@code holderIdentity} is empty (released on shutdown); a node without such a Lease has no agent: it is
  * never declared dead, but it cannot answer ARP ({@link #hasAgent}). A Lease whose times cannot be read declares
- * nothing: never call a node dead on a record we do not understand. Plain data: built from the Leases read once for
- * a pass ({@link #of}), so one plan never sees two states of a Lease.
+ * nothing: never call a node dead on a record we do not understand. "Passed" is judged against the time the Lease
+ * watch has shown ({@link WatchedTime}): after the controller's own outage a node gets a full duration more. Plain
+ * data: built from the Leases read once for a pass ({@link #of}), so one plan never sees two states of a Lease.
  */
 public final class NodeLiveness {
     public static final String LEASE_PREFIX = "juneau-agent-";
@@ -44,8 +45,13 @@ public final class NodeLiveness {
         return UNKNOWN;
     }
 
-    /** Reads the agent Leases among {@code leases} (others are ignored) as of {@code now}. */
+    /** Reads the agent Leases among {@code leases} (others are ignored) as of {@code now}, every instant seen. */
     public static NodeLiveness of(Collection<Lease> leases, Instant now) {
+        return of(leases, WatchedTime.until(now));
+    }
+
+    /** Reads the agent Leases among {@code leases} (others are ignored) against the time the watch has shown. */
+    public static NodeLiveness of(Collection<Lease> leases, WatchedTime watched) {
         Map<String, State> m = new TreeMap<>();
         Set<String> withLease = new TreeSet<>();
         for (Lease l : leases) {
@@ -54,7 +60,7 @@ public final class NodeLiveness {
                 continue;
             }
             withLease.add(node);
-            State s = judge(l, now);
+            State s = judge(l, watched);
             if (s != null) {
                 m.put(node, s);
             }
@@ -75,6 +81,14 @@ public final class NodeLiveness {
 
     /** The state one Lease gives its node at {@code now}; null when the Lease says nothing usable. */
     public static State judge(Lease l, Instant now) {
+        return judge(l, WatchedTime.until(now));
+    }
+
+    /**
+     * The state one Lease gives its node as far as the watch has shown ({@link WatchedTime}); null when the Lease says
+     * nothing usable. {@link State#expiresAt} is when the node may be called dead: the expiry, or later after a gap.
+     */
+    public static State judge(Lease l, WatchedTime watched) {
         var spec = l == null ? null : l.getSpec();
         if (spec == null) {
             return null;
@@ -89,11 +103,13 @@ public final class NodeLiveness {
         }
         Instant renewed = spec.getRenewTime().toInstant();
         Instant expires = renewed.plusSeconds(seconds);
-        if (!now.isBefore(expires)) {
-            return new State(true, Optional.of(expires), "its agent's Lease " + l.getMetadata().getName()
-                    + " expired at " + expires);
+        Instant deadline = watched.deadline(expires, java.time.Duration.ofSeconds(seconds));
+        if (watched.shows(deadline)) {
+            return new State(true, Optional.of(deadline), "its agent's Lease " + l.getMetadata().getName()
+                    + " expired at " + expires + (deadline.equals(expires) ? ""
+                            : " and was not renewed within its duration after the controller's watch came back"));
         }
-        return new State(false, Optional.of(expires), "alive");
+        return new State(false, Optional.of(deadline), "alive");
     }
 
     /**

@@ -1,8 +1,16 @@
 package me.loutres.juneau.view;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -45,6 +53,71 @@ public final class KubeObjects {
     /** fabric8's mapper: knows the model types and fails on unknown fields of our own types. */
     public static ObjectMapper mapper() {
         return Serialization.jsonMapper();
+    }
+
+    /**
+     * The mapper {@link KubeReader} binds with: fabric8's, without Jackson's coercions, so a value binds only from its
+     * own JSON type, as the API server decodes it (docs/design.md, "Strict types"): {@code 1.5} is no integer (Jackson
+     * would truncate it), {@code 1} and {@code ""} are no booleans, a number or a boolean is no string, and {@code ""}
+     * is no object, list or number. Built once, on first use.
+     */
+    static ObjectMapper strictMapper() {
+        return StrictMapper.INSTANCE;
+    }
+
+    private static final class StrictMapper {
+        static final ObjectMapper INSTANCE = build();
+
+        @SuppressWarnings("deprecation") // the per-mapper switch; the builder API would drop fabric8's modules
+        private static ObjectMapper build() {
+            ObjectMapper m = mapper().copy();
+            m.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+            m.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
+            // Jackson's coercion settings do not reach every scalar (a "1" still became an Integer): the scalars the
+            // model uses get readers that take their own JSON type only
+            SimpleModule scalars = new SimpleModule("juneau-strict-scalars");
+            scalars.addDeserializer(String.class, new Scalar<>(String.class, JsonToken.VALUE_STRING, JsonParser::getText));
+            scalars.addDeserializer(Boolean.class, new Scalar<>(Boolean.class, null, p -> p.getBooleanValue()));
+            scalars.addDeserializer(Boolean.TYPE, new Scalar<>(Boolean.TYPE, null, p -> p.getBooleanValue()));
+            scalars.addDeserializer(Integer.class, new Scalar<>(Integer.class, JsonToken.VALUE_NUMBER_INT, JsonParser::getIntValue));
+            scalars.addDeserializer(Integer.TYPE, new Scalar<>(Integer.TYPE, JsonToken.VALUE_NUMBER_INT, JsonParser::getIntValue));
+            scalars.addDeserializer(Long.class, new Scalar<>(Long.class, JsonToken.VALUE_NUMBER_INT, JsonParser::getLongValue));
+            scalars.addDeserializer(Long.TYPE, new Scalar<>(Long.TYPE, JsonToken.VALUE_NUMBER_INT, JsonParser::getLongValue));
+            m.registerModule(scalars);
+            return m;
+        }
+    }
+
+    /**
+     * A scalar read from its own JSON token only ({@code null} token: {@code true}/{@code false}); anything else is
+     * Jackson's "wrong type" problem, which {@link KubeReader} turns into a line naming the field and the value.
+     */
+    private static final class Scalar<T> extends StdScalarDeserializer<T> {
+        private interface Read<T> {
+            T from(JsonParser p) throws IOException;
+        }
+
+        private final JsonToken token;
+        private final Read<T> read;
+
+        @SuppressWarnings("unchecked")
+        Scalar(Class<?> type, JsonToken token, Read<T> read) {
+            super((Class<T>) type);
+            this.token = token;
+            this.read = read;
+        }
+
+        @Override
+        public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            JsonToken t = p.currentToken();
+            boolean fits = token == null ? t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE : t == token;
+            if (!fits) {
+                @SuppressWarnings("unchecked")
+                T none = (T) ctxt.handleUnexpectedToken(handledType(), p);
+                return none;
+            }
+            return read.from(p);
+        }
     }
 
     /** A JSON tree of any object shape, or null for null. */
@@ -120,11 +193,15 @@ public final class KubeObjects {
         if (type == String.class) {
             return "a string";
         }
-        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
-            return type == Boolean.class || type == boolean.class ? "true or false" : "a number";
-        }
-        if (type == Boolean.class) {
+        if (type == Boolean.class || type == boolean.class) {
             return "true or false";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class
+                || type == Short.class || type == short.class || type == java.math.BigInteger.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a number";
         }
         if (Map.class.isAssignableFrom(type)) {
             return "a map";

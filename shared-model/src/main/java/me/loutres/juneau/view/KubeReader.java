@@ -74,7 +74,7 @@ public final class KubeReader {
         }
         T value;
         try {
-            value = KubeObjects.mapper().treeToValue(tree, type);
+            value = KubeObjects.strictMapper().treeToValue(tree, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new UnreadableObjectException(describe(kind, tree, e));
         }

@@ -72,6 +72,12 @@ class AgentStatusRuleTest {
                         () -> Requests.arp("UPDATE").oldObject(OWNED)
                                 .object(OWNED.replace("nodeName: node-a", "nodeName: node-b")).user(AGENT), false,
                         NAME + ": the node agent may only update the status subresource, not UPDATE" + BY_AGENT),
+                new Case("a token with two node names speaks for neither (not for the first)", ARPS,
+                        () -> Requests.arp("UPDATE").subResource("status").oldObject(OWNED)
+                                .object(withStatus(OWNED, "node-a")).user(AGENT).nodeNameExtra("node-a", "node-b"),
+                        false, "userInfo.extra[\"authentication.kubernetes.io/node-name\"]: 2 values [\"node-a\","
+                                + " \"node-b\"]; accepted: exactly one node name (a bound service-account token carries"
+                                + " the node it was issued on)"),
                 new Case("agent creates an advertisement", ARPS,
                         () -> Requests.arp("CREATE").object(OWNED).user(AGENT), false,
                         NAME + ": the node agent may only update the status subresource, not CREATE" + BY_AGENT),

@@ -275,6 +275,10 @@ class BgpAdmissionRulesTest {
         allow("session: the agent creates its node's session", SESSIONS, () -> Requests.session("CREATE").user(AGENT).object(okSession()));
         allow("session: the agent updates its status, with a bound token of its node", SESSIONS, () -> Requests.session("UPDATE")
                 .user(AGENT).nodeNameExtra("node-a").subResource("status").oldObject(okSession()).object(okSession().replace("Established", "Active")));
+        deny("session: a status count that is not an integer", SESSIONS, () -> Requests.session("UPDATE").user(AGENT)
+                        .nodeNameExtra("node-a").subResource("status").oldObject(okSession())
+                        .object(okSession() + "  routesAdvertised: 1.5\n"),
+                "status.routesAdvertised: 1.5 has the wrong type for BGPSession; expected an integer");
         deny("session: a person may not write one", SESSIONS, () -> Requests.session("CREATE").object(okSession()),
                 "BGPSession tor-1.node-a is written by the node agents only: its status is what the node's BGP daemon reports, and kubectl get bgpsessions shows it (request by \"alice\")");
         deny("session: the controller may not write one", SESSIONS, () -> Requests.session("UPDATE").user(Requests.CONTROLLER)

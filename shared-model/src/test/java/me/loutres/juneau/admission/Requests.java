@@ -96,8 +96,11 @@ final class Requests {
     }
 
     /** userInfo.extra["authentication.kubernetes.io/node-name"], as a bound service-account token carries it. */
-    Requests nodeNameExtra(String node) {
-        ((ObjectNode) request.get("userInfo")).putObject("extra").putArray(Review.NODE_NAME_EXTRA).add(node);
+    Requests nodeNameExtra(String... nodes) {
+        var values = ((ObjectNode) request.get("userInfo")).putObject("extra").putArray(Review.NODE_NAME_EXTRA);
+        for (String node : nodes) {
+            values.add(node);
+        }
         return this;
     }
 

@@ -84,4 +84,18 @@ class ValidateInputTest {
         assertThat(run.exit()).isEqualTo(ValidateCommand.EXIT_UNREADABLE);
         assertThat(run.err()).isEqualTo("error: STDIN: - is given more than once; standard input can be read once\n");
     }
+
+    @Test
+    void aNumberThatIsNoIntegerIsRefusedNotTruncated(@TempDir Path dir) throws Exception {
+        // docs/admission.md, strict types: 1.5 was once read as 1 and the peer accepted
+        Path peer = Files.writeString(dir.resolve("peer.yaml"), """
+                apiVersion: juneau.loutres.me/v1alpha1
+                kind: BGPPeer
+                metadata: {name: tor-9}
+                spec: {peerAddress: 198.18.0.9, peerASN: 1.5, myASN: 64513, ebgpMultiHop: 1}
+                """);
+        CommandRun run = CommandRun.of("validate", "-f", peer.toString());
+        assertThat(run.exit()).as(run.transcript()).isNotZero();
+        assertThat(run.out()).contains("spec.peerASN: 1.5 has the wrong type for BGPPeer; expected an integer");
+    }
 }

@@ -88,6 +88,8 @@ public final class ClusterCache implements AutoCloseable {
     private final List<java.util.function.Consumer<List<AddressRange>>> learntListeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String leaseNamespace;
+    /** How far the Lease watch has shown time: node liveness is judged against it, not against the wall clock. */
+    private final LeaseWatchHorizon leaseHorizon;
     /* read-your-writes: what the controller wrote and its informer has not delivered yet */
     private final RecentWrites<Service> serviceWrites;
     private final RecentWrites<ServiceLoadBalancer> slbWrites;
@@ -103,6 +105,17 @@ public final class ClusterCache implements AutoCloseable {
 
     /** @param agentLeaseNamespace where the node agents' Leases live (docs/phases-and-conditions.md) */
     public ClusterCache(KubernetesClient client, String agentLeaseNamespace) {
+        this(client, agentLeaseNamespace, java.time.Clock.systemUTC(), java.time.Duration.ofSeconds(3));
+    }
+
+    /**
+     * @param clock         the controller's clock (arrival times of Lease events)
+     * @param leaseSilence  the longest quiet of the Lease watch that is not an outage: the leader renews its Lease
+     *                      every retry period, so a longer silence is the watch (or this process) stopped
+     */
+    public ClusterCache(KubernetesClient client, String agentLeaseNamespace, java.time.Clock clock,
+            java.time.Duration leaseSilence) {
+        leaseHorizon = new LeaseWatchHorizon(clock, leaseSilence);
         // before the first informer starts: its events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
         services = cache.watch("Service", client.services().inAnyNamespace()).indexers(
@@ -126,6 +139,23 @@ public final class ClusterCache implements AutoCloseable {
         namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
         leaseNamespace = agentLeaseNamespace;
         leases = cache.watch("Lease", client.leases().inNamespace(agentLeaseNamespace));
+        // before any other handler: a Lease event is judged against the horizon it moves
+        leases.on(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Lease l) {
+                leaseHorizon.saw(l);
+            }
+
+            @Override
+            public void onUpdate(Lease o, Lease n) {
+                leaseHorizon.saw(n);
+            }
+
+            @Override
+            public void onDelete(Lease l, boolean unknown) {
+                leaseHorizon.saw(null);
+            }
+        });
         // what each agent reports about its BGP sessions: condition Announced of the Services on that node
         sessions = cache.watch("BGPSession", client.resources(BGPSession.class))
                 .indexers(Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
@@ -429,6 +459,11 @@ public final class ClusterCache implements AutoCloseable {
     /** Node InternalIPs (IPv4) → the Node's name (the shared reader). */
     public Map<Long, String> nodeAddresses() {
         return NodeInternalIps.byAddress(nodes.list());
+    }
+
+    /** How far the Lease watch has shown time (docs/operations.md, "Node liveness after an outage"). */
+    public LeaseWatchHorizon leaseHorizon() {
+        return leaseHorizon;
     }
 
     /** The agent Lease of a node, or null. */

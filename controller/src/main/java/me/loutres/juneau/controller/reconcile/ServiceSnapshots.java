@@ -118,7 +118,7 @@ final class ServiceSnapshots {
                 slb == null ? null : cache.unreadable(slb).orElse(null), choice, resolution, statusPoolMode(slb),
                 nodeAddresses, slices, arp,
                 arp == null || arp.getMetadata() == null ? null : cache.unreadable(arp).orElse(null),
-                NodeLiveness.of(leases, now), cache.nodeNames(), announce, now, memory.standing(key),
+                NodeLiveness.of(leases, cache.leaseHorizon().watched()), cache.nodeNames(), announce, now, memory.standing(key),
                 !memory.looked(term, key), memory.termStartedAt(term).minus(reannounceWindow),
                 st.book().view(claimOrder));
     }

@@ -415,6 +415,14 @@ public final class MockCluster implements AutoCloseable {
         return m;
     }
 
+    /**
+     * The API server stops as under {@code SIGSTOP} until the handle is closed: requests wait, watches deliver nothing,
+     * connections stay open; then everything queued is served in order.
+     */
+    public AutoCloseable apiServerFrozen() {
+        return server.freeze();
+    }
+
     /** The API server goes away (connections and watches cut) until the handle is closed; the store stays. */
     public AutoCloseable apiServerDown() {
         return server.outage();

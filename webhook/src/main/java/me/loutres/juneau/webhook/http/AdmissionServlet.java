@@ -27,6 +27,8 @@ public final class AdmissionServlet extends HttpServlet {
     private static final Logger ACCESS = LoggerFactory.getLogger("me.loutres.juneau.webhook.access");
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionServlet.class);
     public static final int DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+    /** A refused body up to this size is read to its end so the client reads the 413 (BoundedBody#discardRest). */
+    static final long DISCARD_LIMIT_BYTES = 16L * 1024 * 1024;
     /** Longest status.message sent back; longer ones are cut (and say so). */
     public static final int MAX_MESSAGE_CHARS = 8 * 1024;
     static final int MAX_WARNINGS = 20;
@@ -84,6 +86,10 @@ public final class AdmissionServlet extends HttpServlet {
         } catch (RejectedRequestException rejected) {
             status = rejected.status();
             verdict = "rejected";
+            if (status == 413) {
+                // the client may still be sending: read the rest (up to a bound) so that it reads the 413
+                BoundedBody.discardRest(req.getInputStream(), req.getContentLengthLong(), DISCARD_LIMIT_BYTES);
+            }
             reject(resp, rejected);
         }
         long nanos = System.nanoTime() - start;

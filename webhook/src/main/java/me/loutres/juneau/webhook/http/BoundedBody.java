@@ -48,6 +48,33 @@ public final class BoundedBody {
         return len == buf.length ? buf : Arrays.copyOf(buf, len);
     }
 
+    /**
+     * Reads and drops what is left of a refused body whose declared length is at most {@code limit}: a server that
+     * answers and closes with a body still arriving resets the connection, and a client that sends its whole body
+     * before it reads (kube-apiserver does) then sees the reset instead of the 413. Not read: a larger body and a
+     * body of undeclared length (chunked: it may never end) — the answer goes out and the connection closes.
+     *
+     * @return whether the body was read to its end
+     */
+    public static boolean discardRest(InputStream in, long declaredLength, long limit) {
+        if (declaredLength < 0 || declaredLength > limit) {
+            return false;
+        }
+        byte[] sink = new byte[64 * 1024];
+        long read = 0;
+        try {
+            for (int n = in.read(sink); n >= 0; n = in.read(sink)) {
+                read += n;
+                if (read > limit) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false; // the client went away: nobody is left to read the answer
+        }
+    }
+
     private static RejectedRequestException tooLarge(int maxBytes) {
         return new RejectedRequestException(413, "the request body is larger than " + describe(maxBytes)
                 + "; an AdmissionReview this large is not served");

@@ -341,12 +341,17 @@ class WebhookServerIT {
     }
 
     @Test
-    void aDeclaredBodyOver3MiBIs413BeforeItIsSent() throws Exception {
+    void aClientThatSendsAWhole4MiBBodyBeforeReadingStillReadsIts413() throws Exception {
+        // as kube-apiserver and curl do: the whole body goes out, then the answer is read; a server that answers and
+        // closes with the body unread resets the connection, and the client sees that instead of the 413
+        byte[] body = new byte[4 * 1024 * 1024];
+        java.util.Arrays.fill(body, (byte) ' ');
         try (RawHttps raw = new RawHttps(pki.clientContext(), port)) {
-            raw.send(RawHttps.head("POST", "/validate/services", "application/json", 4L * 1024 * 1024));
+            raw.send(RawHttps.head("POST", "/validate/services", "application/json", body.length));
+            raw.send(body);
             RawHttps.Response r = raw.read();
             assertThat(r.status()).isEqualTo(413);
-            assertThat(r.body()).isEqualTo("the request body is larger than 3 MiB; an AdmissionReview this large is not served\n");
+            assertThat(r.body()).startsWith("the request body is larger than 3 MiB");
         }
     }
 

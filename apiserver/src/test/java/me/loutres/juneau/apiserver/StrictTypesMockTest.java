@@ -1,0 +1,107 @@
+package me.loutres.juneau.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLSocket;
+import me.loutres.juneau.testing.CrdTypedFields;
+import me.loutres.juneau.testing.CrdTypedFields.Field;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The local API server refuses what kube-apiserver refuses, in its words: a value of another JSON type in any integer
+ * or boolean field of a Juneau CRD (the table is read from the CRD schemas the server installs), spec and status
+ * alike; and a body over 3 MiB is answered 413 to a client that sends all of it before reading.
+ */
+class StrictTypesMockTest extends ApiServerFixture {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static int names;
+
+    static Stream<Arguments> wrongValues() {
+        List<Arguments> rows = new ArrayList<>();
+        for (Field f : CrdTypedFields.ofRepository()) {
+            if (f.type().equals("boolean")) {
+                rows.add(Arguments.of(f, F.numberNode(1), "integer"));
+                rows.add(Arguments.of(f, F.textNode(""), "string"));
+            } else {
+                rows.add(Arguments.of(f, F.numberNode(1.5), "number"));
+                rows.add(Arguments.of(f, F.textNode("1"), "string"));
+            }
+        }
+        return rows.stream();
+    }
+
+    private String collection(Field f) {
+        return "/apis/" + f.group() + "/" + f.version() + (f.namespaced() ? "/namespaces/default/" : "/") + f.plural();
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("wrongValues")
+    void aValueOfAnotherJsonTypeIsRefusedWithKubeApiserversMessage(Field f, JsonNode value, String actual) {
+        String name = "strict-" + (++names);
+        Reply r;
+        if (f.part().equals("status")) {
+            // status is ignored on create (status subresource), as in kube-apiserver: written through /status
+            Reply created = post(collection(f), f.minimalObject(name).toString());
+            assertThat(created.code()).as(created.raw().body()).isEqualTo(201);
+            com.fasterxml.jackson.databind.node.ObjectNode update = f.objectWith(name, value);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) update.get("metadata")).put("resourceVersion",
+                    created.body().path("metadata").path("resourceVersion").asText());
+            r = put(collection(f) + "/" + name + "/status", update.toString());
+        } else {
+            r = post(collection(f), f.objectWith(name, value).toString());
+        }
+        assertThat(r.code()).as(r.raw().body()).isEqualTo(422);
+        String path = f.concretePath();
+        assertThat(r.message()).contains(path + ": Invalid value: \"" + actual + "\": " + path
+                + " in body must be of type " + f.type() + ": \"" + actual + "\"");
+    }
+
+    @Test
+    void aStatusThatIsNotAnObjectIsRefused() {
+        Field session = CrdTypedFields.ofRepository().stream().filter(f -> f.kind().equals("BGPSession")).findFirst()
+                .orElseThrow();
+        Reply created = post(collection(session), session.minimalObject("s1").toString());
+        assertThat(created.code()).as(created.raw().body()).isEqualTo(201);
+        com.fasterxml.jackson.databind.node.ObjectNode update = (com.fasterxml.jackson.databind.node.ObjectNode) created.body();
+        update.put("status", "Established");
+        Reply r = put(collection(session) + "/s1/status", update.toString());
+        assertThat(r.code()).isEqualTo(422);
+        assertThat(r.message()).contains("status: Invalid value: \"string\": status in body must be of type object: "
+                + "\"string\"");
+    }
+
+    @Test
+    void aClientThatSendsAWhole12MiBBodyBeforeReadingReadsIts413() throws Exception {
+        // large enough that what is left unread after the first 3 MiB does not fit in the sockets' buffers
+        byte[] body = new byte[12 * 1024 * 1024];
+        java.util.Arrays.fill(body, (byte) ' ');
+        try (SSLSocket socket = (SSLSocket) http.sslContext().getSocketFactory().createSocket("127.0.0.1",
+                server.port())) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/v1/namespaces/default/services HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + Identities.ADMIN_TOKEN + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
+                line.write(c);
+            }
+            assertThat(line.toString(StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 413 ");
+        }
+    }
+}
