@@ -127,8 +127,6 @@ class PurityTest {
 
     private static final JavaClasses SHARED_MODEL = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            // test-support's jar is on the test class path (CrdTypedFields): test helpers, not shared-model
-            .withImportOption(location -> !location.contains("/test-support/") && !location.contains("test-support-"))
             .importPackages("me.loutres.juneau");
 
     /** The planner's package: plain data in, decisions out, the allocator only read. */
