@@ -146,6 +146,12 @@ public final class NodePlanner {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
+        // admission cannot know which node a peer selects, so only the node sees this: BIRD would sit Idle, saying nothing
+        if (spec.getPeerAddress() != null && spec.getPeerAddress().equals(v.internalIp())) {
+            throw new IllegalArgumentException("spec.peerAddress: " + spec.getPeerAddress() + " is node " + v.node()
+                    + "'s own InternalIP, and a node cannot peer with itself; accepted: a neighbour's address, or"
+                    + " spec.nodeSelectors that leave node " + v.node() + " out");
+        }
         PeerSpecRules.Timers timers = PeerSpecRules.timers(spec);
         return new Neighbor(name, spec.getPeerAddress(), spec.getPeerASN(), spec.getMyASN(), PeerSpecRules.port(spec),
                 timers.holdSeconds(), timers.keepaliveSeconds(), Boolean.TRUE.equals(spec.getEbgpMultiHop()),

@@ -217,6 +217,16 @@ class NodePlannerTest {
                                 Base64.getEncoder().encodeToString(new byte[] {'a', (byte) 0xff}))), LABELS,
                                 b.internalIp()),
                         p -> assertThat(p.sessions().get(0).problem()).contains("is not valid UTF-8")),
+                row("a peer at the node's own InternalIP is not configured, and its session says why (BIRD only"
+                                + " sits Idle); the other peers are",
+                        new Case(b.slbs(), b.networks(), List.of(peer("self", b.internalIp(), 65000, 65001),
+                                peer("tor", "198.18.0.1", 65000, 65001)), List.of(), Map.of(), LABELS, b.internalIp()),
+                        p -> {
+                            assertThat(p.bird().neighbors()).extracting(Neighbor::peer).containsExactly("tor");
+                            assertThat(p.sessions().get(0).problem()).isEqualTo("spec.peerAddress: 198.18.0.2 is node"
+                                    + " node-a's own InternalIP, and a node cannot peer with itself; accepted: a"
+                                    + " neighbour's address, or spec.nodeSelectors that leave node node-a out");
+                        }),
                 row("without an InternalIP or --router-id BIRD cannot run, and says why",
                         new Case(b.slbs(), b.networks(), b.peers(), List.of(), Map.of(), LABELS, null),
                         p -> assertThat(p.birdProblem()).contains("--router-id")));
