@@ -107,15 +107,7 @@ public final class ViewKeys {
 
     /** The ranges a Node's {@code spec.podCIDRs} give the cluster's pods (IPv4 ones; the IPv6 ones are {@link #ipv6PodCidrs}). */
     public static List<RangeIndex.Hit<LearntRange>> podCidrs(Node node) {
-        String name = node.getMetadata() == null ? null : node.getMetadata().getName();
-        List<String> cidrs = new ArrayList<>();
-        if (node.getSpec() != null && node.getSpec().getPodCIDRs() != null) {
-            cidrs.addAll(node.getSpec().getPodCIDRs());
-        }
-        if (cidrs.isEmpty() && node.getSpec() != null && node.getSpec().getPodCIDR() != null) {
-            cidrs.add(node.getSpec().getPodCIDR());
-        }
-        return LearntRange.hits("Node " + name + " podCIDR", cidrs);
+        return LearntRange.hits("Node " + nameOf(node) + " podCIDR", podCidrTexts(node));
     }
 
     /** The ranges a ServiceCIDR's {@code spec.cidrs} give the cluster's Services. */
@@ -167,15 +159,7 @@ public final class ViewKeys {
 
     /** A Node's IPv6 {@code spec.podCIDRs}. */
     public static List<WideRangeIndex.Hit<IpLearntRange>> ipv6PodCidrs(Node node) {
-        String name = node.getMetadata() == null ? null : node.getMetadata().getName();
-        List<String> cidrs = new ArrayList<>();
-        if (node.getSpec() != null && node.getSpec().getPodCIDRs() != null) {
-            cidrs.addAll(node.getSpec().getPodCIDRs());
-        }
-        if (cidrs.isEmpty() && node.getSpec() != null && node.getSpec().getPodCIDR() != null) {
-            cidrs.add(node.getSpec().getPodCIDR());
-        }
-        return IpLearntRange.hits("Node " + name + " podCIDR", cidrs);
+        return IpLearntRange.hits("Node " + nameOf(node) + " podCIDR", podCidrTexts(node));
     }
 
     /** A ServiceCIDR's IPv6 {@code spec.cidrs}. */
@@ -183,6 +167,22 @@ public final class ViewKeys {
         String name = cidr.getMetadata() == null ? null : cidr.getMetadata().getName();
         return IpLearntRange.hits("ServiceCIDR " + name, cidr.getSpec() == null || cidr.getSpec().getCidrs() == null
                 ? List.of() : cidr.getSpec().getCidrs());
+    }
+
+    /** A Node's pod CIDRs as written: {@code spec.podCIDRs}, or the older single {@code spec.podCIDR}. */
+    private static List<String> podCidrTexts(Node node) {
+        List<String> cidrs = new ArrayList<>();
+        if (node.getSpec() != null && node.getSpec().getPodCIDRs() != null) {
+            cidrs.addAll(node.getSpec().getPodCIDRs());
+        }
+        if (cidrs.isEmpty() && node.getSpec() != null && node.getSpec().getPodCIDR() != null) {
+            cidrs.add(node.getSpec().getPodCIDR());
+        }
+        return cidrs;
+    }
+
+    private static String nameOf(Node node) {
+        return node.getMetadata() == null ? null : node.getMetadata().getName();
     }
 
     /** The key an object is indexed under (the informers' key: {@code namespace/name} or {@code name}). */
