@@ -110,16 +110,25 @@ public final class Reporter {
      * Records an Event on an ARPAdvertisement (cluster-scoped, so the Event lives in {@code default}, where
      * {@code kubectl describe arpadvertisement} finds it).
      */
-    public void eventOnAdvertisement(String advertisement, String type, String reason, String message) {
-        record("default", advertisement, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
-                .withKind(JuneauConstants.KIND_ARP_ADVERTISEMENT).withName(advertisement).build(), type, reason,
-                message);
+    public void eventOnAdvertisement(Involved advertisement, String type, String reason, String message) {
+        eventOnClusterObject(JuneauConstants.KIND_ARP_ADVERTISEMENT, advertisement, type, reason, message);
     }
 
     /** Records an Event on a cluster-scoped Juneau object (it lives in {@code default}, as for advertisements). */
-    public void eventOnClusterObject(String kind, String name, String type, String reason, String message) {
-        record("default", name, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
-                .withKind(kind).withName(name).build(), type, reason, message);
+    public void eventOnClusterObject(String kind, Involved object, String type, String reason, String message) {
+        record("default", object.name(), new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
+                .withKind(kind).withName(object.name()).withUid(object.uid())
+                .withResourceVersion(object.resourceVersion()).build(), type, reason, message);
+    }
+
+    /**
+     * The object an Event is about. {@code kubectl describe} lists only the Events whose {@code involvedObject.uid}
+     * is the described object's: an Event without the uid exists but is shown nowhere but {@code kubectl get events}.
+     *
+     * @param uid             metadata.uid; null only when unknown (then describe will not show the Event)
+     * @param resourceVersion the version the Event speaks of; null when unknown
+     */
+    public record Involved(String name, String uid, String resourceVersion) {
     }
 
     private void record(String namespace, String about, ObjectReference involved, String type, String reason,

@@ -150,7 +150,7 @@ public final class SessionWriter {
     private void events(NodePlan.SessionPlan plan, SessionReport r) {
         Boolean before = wasEstablished.put(plan.peer(), r.established());
         if (before != null && before != r.established()) {
-            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, plan.peer(),
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, peerRef(plan),
                     r.established() ? "Normal" : "Warning", r.established() ? EVENT_SESSION_UP : EVENT_SESSION_DOWN,
                     "BGP session from node " + node + " " + (r.established() ? "Established" : "down: " + r.state()
                             + (r.lastError() == null ? "" : " (" + r.lastError() + ")")));
@@ -159,10 +159,15 @@ public final class SessionWriter {
         if (error != null && !r.established() && !error.equals(lastErrorEvent.get(plan.peer()))
                 && (plan.problem() != null || error.startsWith("BIRD"))) {
             // a configuration problem of ours (not BIRD's words about the wire): one Warning per distinct problem
-            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, plan.peer(), "Warning", EVENT_SESSION_DOWN,
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, peerRef(plan), "Warning", EVENT_SESSION_DOWN,
                     "node " + node + " cannot keep this session: " + error);
         }
         lastErrorEvent.put(plan.peer(), error);
+    }
+
+    /** The BGPPeer an Event is about, with its uid: without it {@code kubectl describe bgppeer} shows no Event. */
+    private static Reporter.Involved peerRef(NodePlan.SessionPlan plan) {
+        return new Reporter.Involved(plan.peer(), plan.peerUid(), null);
     }
 
     private void write(NodePlan.SessionPlan plan, SessionReport r) {

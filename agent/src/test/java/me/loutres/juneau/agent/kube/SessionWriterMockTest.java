@@ -141,4 +141,23 @@ class SessionWriterMockTest {
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("u-new"));
         assertThat(s.getStatus()).as("written for the new peer").isNotNull();
     }
+
+    /** kubectl describe bgppeer lists only Events whose involvedObject.uid is the peer's (issue 41, item 1). */
+    @Test
+    void sessionEventsNameTheBgpPeerByItsUid() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        clock.advance(java.time.Duration.ofMillis(1_100));
+        w.write(List.of(plan("tor", "u-tor")), List.of(new SessionReport("tor", "Established", null, 1, null)),
+                Set.of());
+
+        var events = cluster.client().v1().events().inNamespace("default").list().getItems();
+        assertThat(events).filteredOn(e -> SessionWriter.EVENT_SESSION_UP.equals(e.getReason())).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo(JuneauConstants.KIND_BGP_PEER);
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("tor");
+                    assertThat(e.getInvolvedObject().getUid()).isEqualTo("u-tor");
+                    assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo(JuneauConstants.API_VERSION);
+                });
+    }
 }
