@@ -27,9 +27,12 @@ import me.loutres.juneau.view.PlainShape;
  * @param ourAnnotations        the {@code juneau.loutres.me/*} annotations as written (untrimmed), in their order
  * @param ports                 spec.ports as the rules compare them, empty when absent
  * @param ipFamilies            spec.ipFamilies, empty when absent
+ * @param annotationKeys        every annotation's key, in their order ({@link ServiceAnnotationHints} warns of those
+ *                              that look meant for Juneau but are not read)
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
-                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies) {
+                     Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
+                     List<String> annotationKeys) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -73,7 +76,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         return new ServiceFields(spec == null ? null : spec.getType(), spec == null ? null : spec.getLoadBalancerClass(),
                 spec == null ? null : spec.getExternalTrafficPolicy(), spec == null ? null : spec.getLoadBalancerIP(),
                 Collections.unmodifiableMap(ours), List.copyOf(ports),
-                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()));
+                spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
+                all == null ? List.of() : List.copyOf(all.keySet()));
     }
 
     /** The fields of a tree {@link PlainShape} vouched for: every value present has its natural type. */
@@ -81,8 +85,10 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         JsonNode spec = tree.path("spec");
         Map<String, String> ours = new LinkedHashMap<>();
         JsonNode annotations = tree.path("metadata").path("annotations");
+        List<String> keys = new ArrayList<>();
         for (var it = annotations.fields(); it.hasNext(); ) {
             var e = it.next();
+            keys.add(e.getKey());
             if (e.getKey().startsWith(OURS)) {
                 ours.put(e.getKey(), e.getValue().textValue());
             }
@@ -100,7 +106,7 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         }
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
-                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families));
+                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families), List.copyOf(keys));
     }
 
     private static String text(JsonNode node) {
