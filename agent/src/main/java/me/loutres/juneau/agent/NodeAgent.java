@@ -110,7 +110,8 @@ public final class NodeAgent implements AutoCloseable {
                 this::kick);
         this.sources = new NodeSources(client, watches, options.node(), options.namespace(), bgpOptions.routerId(),
                 clock, metrics, this::kick);
-        this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock),
+        this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock,
+                () -> me.loutres.juneau.agent.bgp.NodeReach.read(interfaces.get())),
                 new SessionWriter(client, options.node(), reporter, clock), sources, this::kick);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
         this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)

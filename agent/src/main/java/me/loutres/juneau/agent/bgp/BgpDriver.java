@@ -46,11 +46,19 @@ public final class BgpDriver implements AutoCloseable {
     private BirdConfig lastConfig;
     /** Since when (clock millis) each peer's session has not been Established, for {@link SilentSessions}. */
     private final Map<String, Long> downSince = new java.util.HashMap<>();
+    private final LastErrors lastErrors = new LastErrors();
+    private final java.util.function.Supplier<NodeReach> reach;
 
     public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock) {
+        this(settings, metrics, clock, NodeReach::unknown);
+    }
+
+    /** @param reach the node's interfaces and routes, read when a silent session needs explaining */
+    public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock, java.util.function.Supplier<NodeReach> reach) {
         this.settings = settings;
         this.metrics = metrics;
         this.clock = clock;
+        this.reach = reach;
     }
 
     /** Makes BIRD run the plan's configuration; returns one report per session of the plan. */
@@ -121,6 +129,7 @@ public final class BgpDriver implements AutoCloseable {
         plan.bird().neighbors().forEach(n -> neighbors.put(n.peer(), n));
         long now = clock.millis();
         downSince.keySet().retainAll(neighbors.keySet());
+        lastErrors.retain(neighbors.keySet());
         for (NodePlan.SessionPlan s : plan.sessions()) {
             BirdStatus.Session b = sessions.get(BirdConfigRenderer.protocolName(s.peer()));
             String error = s.problem() != null ? s.problem() : problem;
@@ -138,7 +147,7 @@ public final class BgpDriver implements AutoCloseable {
             }
             Duration down = Duration.ofMillis(now - downSince.getOrDefault(s.peer(), now));
             out.add(new SessionReport(s.peer(), state, bfdState, b.established() ? b.exported() : 0,
-                    error != null ? error : SilentSessions.lastError(b, neighbors.get(s.peer()), down)));
+                    error != null ? error : lastErrors.of(s.peer(), b, neighbors.get(s.peer()), down, reach)));
         }
         metrics.bgpSessions(out);
         return out;
