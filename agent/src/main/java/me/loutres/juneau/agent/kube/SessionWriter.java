@@ -41,6 +41,8 @@ public final class SessionWriter {
     public static final String EVENT_SESSION_UP = "BGPSessionUp";
     public static final String EVENT_SESSION_DOWN = "BGPSessionDown";
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    /** The start of a stopped agent's lastError (docs/bgp.md, "SIGTERM"). */
+    public static final String STOPPED = "juneau-agent stopped on node ";
     private static final ResourceDefinitionContext SESSIONS = ResourceDefinitionContext.fromResourceType(BGPSession.class);
 
     private final KubernetesClient client;
@@ -87,6 +89,36 @@ public final class SessionWriter {
                 }
             }
         }
+    }
+
+    /**
+     * A clean stop (SIGTERM, after BIRD closed every session): each session this agent wrote says {@code Idle} with
+     * why, so no BGPSession claims {@code Established} for a node that announces nothing (issue 41). Called before
+     * the Lease is released; the controller judges a node whose agent died without this by its Lease (docs/bgp.md).
+     *
+     * @return the sessions written
+     */
+    public List<String> markStopped() {
+        List<String> done = new java.util.ArrayList<>();
+        for (String name : new TreeSet<>(written.keySet())) {
+            BGPSessionStatus last = written.get(name);
+            String peer = name.substring(0, name.length() - node.length() - 1);
+            try {
+                BGPSession current = client.resources(BGPSession.class).withName(name).get();
+                if (current == null) {
+                    continue;
+                }
+                long generation = last.getObservedGeneration() == null ? 0 : last.getObservedGeneration();
+                current.setStatus(SessionStatuses.wanted(new SessionReport(peer, "Idle", null, 0, STOPPED + node
+                        + ": its routes are withdrawn and its BIRD is stopped"), current.getStatus(), generation,
+                        clock.instant()));
+                client.resources(BGPSession.class).resource(current).updateStatus();
+                done.add(name);
+            } catch (KubernetesClientException e) {
+                LOG.warn("BGPSession {} not marked stopped: {}", name, e.getMessage());
+            }
+        }
+        return done;
     }
 
     /** Which of this node's sessions exist, listed by its label until a list succeeds (an outage retries). */
