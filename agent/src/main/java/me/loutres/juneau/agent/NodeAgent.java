@@ -188,6 +188,7 @@ public final class NodeAgent implements AutoCloseable {
     /** The Lease loop saw the process frozen longer than its Lease: silent until a fresh list. */
     private void paused() {
         arp.suspend();
+        bgp.afterPause(); // the controller may have written our sessions Unknown meanwhile
         catchingUp = true;
         kick();
     }

@@ -72,6 +72,17 @@ public final class BgpLoop implements AutoCloseable {
         }
     }
 
+    /** After a pause longer than the Lease: the sessions are written afresh on the next turn (on the BGP thread). */
+    public void afterPause() {
+        if (!stopping) {
+            try {
+                thread.execute(sessions::forgetWritten);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // stopping meanwhile
+            }
+        }
+    }
+
     /** Whether BIRD ran after the last plan carried out (its sessions are polled each turn); never waits. */
     public boolean birdRunning() {
         return birdRunning;

@@ -121,6 +121,16 @@ public final class SessionWriter {
         return done;
     }
 
+    /**
+     * The agent did not run (or reach the API server) for longer than its Lease: the controller may have written its
+     * sessions {@code Unknown} meanwhile (docs/bgp.md), so what this writer remembers having written is no longer
+     * what is stored; the next turn writes every session afresh.
+     */
+    public void forgetWritten() {
+        written.clear();
+        lastWrite.clear();
+    }
+
     /** Which of this node's sessions exist, listed by its label until a list succeeds (an outage retries). */
     private void listOnce() {
         if (existing != null) {

@@ -160,4 +160,22 @@ class SessionWriterMockTest {
                     assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo(JuneauConstants.API_VERSION);
                 });
     }
+
+    /** After a pause longer than its Lease the controller may have written the session Unknown: it is rewritten. */
+    @Test
+    void afterAPauseTheSessionIsWrittenAfreshOverWhatTheControllerWrote() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        BGPSession s = session("tor.node-a");
+        s.getStatus().setState("Unknown");
+        cluster.client().resources(BGPSession.class).resource(s).updateStatus();
+
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        assertThat(session("tor.node-a").getStatus().getState()).as("unchanged report: nothing written")
+                .isEqualTo("Unknown");
+
+        w.forgetWritten();
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        assertThat(session("tor.node-a").getStatus().getState()).isEqualTo("Active");
+    }
 }
