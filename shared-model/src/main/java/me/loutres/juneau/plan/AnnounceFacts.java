@@ -1,6 +1,7 @@
 package me.loutres.juneau.plan;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import me.loutres.juneau.selection.NodeEligibility;
 
@@ -12,9 +13,11 @@ import me.loutres.juneau.selection.NodeEligibility;
  *                         {@code --arp-without-agents}: a local stack where no agent is meant to answer)
  * @param sessions         BGP sessions reported by the agents of the Service's nodes (others are ignored)
  * @param peers            the network's {@code spec.bgp.peers}; empty = every BGPPeer
+ * @param refusedSessionWrites per node, what the API server answered when its agent wrote a BGPSession and was
+ *                         refused ({@link RefusedWrites}, from the agent's Lease); absent = none known
  */
 public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
-        List<String> peers) {
+        List<String> peers, Map<String, String> refusedSessionWrites) {
 
     /** One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need). */
     public record SessionReport(String peer, String node, String state, String lastError) {
@@ -29,6 +32,13 @@ public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgent
         eligibility = eligibility == null ? NodeEligibility.everyNode() : eligibility;
         sessions = sessions == null ? List.of() : sessions.stream().filter(Objects::nonNull).toList();
         peers = peers == null ? List.of() : peers.stream().filter(Objects::nonNull).toList();
+        refusedSessionWrites = refusedSessionWrites == null ? Map.of() : Map.copyOf(refusedSessionWrites);
+    }
+
+    /** No refused write known. */
+    public AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
+            List<String> peers) {
+        this(eligibility, arpWithoutAgents, sessions, peers, Map.of());
     }
 
     /** Every node may announce, a node without an agent may answer ARP, no session reported: the old rules. */

@@ -83,6 +83,8 @@ final class Announcements {
                     .map(AnnounceFacts.SessionReport::peer).toList();
             if (!established.isEmpty()) {
                 up.add(node + " (" + String.join(", ", established) + ")");
+            } else if (sessions.isEmpty() && facts.refusedSessionWrites().containsKey(node)) {
+                down.add(RefusedWrites.sessionWritesRefused(node, facts.refusedSessionWrites().get(node)));
             } else if (sessions.isEmpty()) {
                 down.add(node + ": no BGPSession" + (facts.peers().isEmpty() ? "" : " with " + String.join(", ",
                         facts.peers())) + " (no BGPPeer selects this node, or its juneau-agent does not run)");

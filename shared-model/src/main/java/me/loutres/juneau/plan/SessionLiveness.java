@@ -32,7 +32,8 @@ public final class SessionLiveness {
                 .map(s -> liveness.dead(s.node()) ? new AnnounceFacts.SessionReport(s.peer(), s.node(), UNKNOWN,
                         liveness.why(s.node())) : s)
                 .toList();
-        return new AnnounceFacts(facts.eligibility(), facts.arpWithoutAgents(), sessions, facts.peers());
+        return new AnnounceFacts(facts.eligibility(), facts.arpWithoutAgents(), sessions, facts.peers(),
+                facts.refusedSessionWrites());
     }
 
     /**
