@@ -22,6 +22,7 @@ import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.kube.NodeSources;
 import me.loutres.juneau.agent.kube.Reporter;
 import me.loutres.juneau.agent.kube.SessionWriter;
+import me.loutres.juneau.agent.kube.WriteRefusals;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
@@ -93,7 +94,8 @@ public final class NodeAgent implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        Reporter reporter = new Reporter(client, options.node(), clock);
+        WriteRefusals refusals = new WriteRefusals(metrics);
+        Reporter reporter = new Reporter(client, options.node(), clock, refusals);
         this.arp = new ArpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
                 clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
@@ -106,6 +108,7 @@ public final class NodeAgent implements AutoCloseable {
                 WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock).outagesFromOtherPaths());
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api, clock);
+        lease.reportRefusals(refusals::annotation);
         this.advertisements = new AdvertisementWatch(client, watches, options.node(), metrics, reporter, timer, clock,
                 this::kick);
         this.sources = new NodeSources(client, watches, options.node(), options.namespace(), bgpOptions.routerId(),

@@ -29,6 +29,7 @@ public final class Reporter {
     private final KubernetesClient client;
     private final String node;
     private final Clock clock;
+    private final WriteRefusals refusals;
 
     public Reporter(KubernetesClient client, String node) {
         this(client, node, Clock.systemUTC());
@@ -36,9 +37,20 @@ public final class Reporter {
 
     /** @param clock the time of Events and of condition transitions */
     public Reporter(KubernetesClient client, String node, Clock clock) {
+        this(client, node, clock, new WriteRefusals(new me.loutres.juneau.agent.ops.AgentMetrics()));
+    }
+
+    /** @param refusals where the writes the API server refuses are said and counted */
+    public Reporter(KubernetesClient client, String node, Clock clock, WriteRefusals refusals) {
         this.client = client;
         this.node = node;
         this.clock = clock;
+        this.refusals = refusals;
+    }
+
+    /** The agent's refused writes (the BGPSession writer records its own there too). */
+    public WriteRefusals refusals() {
+        return refusals;
     }
 
     /** The status this node wants on an advertisement it owns. */
@@ -93,8 +105,10 @@ public final class Reporter {
         copy.setStatus(s);
         try {
             client.resources(ARPAdvertisement.class).resource(copy).updateStatus();
+            refusals.succeeded(JuneauConstants.KIND_ARP_ADVERTISEMENT);
             return true;
         } catch (KubernetesClientException e) {
+            refusals.refused(JuneauConstants.KIND_ARP_ADVERTISEMENT, e);
             LOG.debug("status of ARPAdvertisement {} not written: {}", current.getMetadata().getName(), e.getMessage());
             return false;
         }
@@ -147,7 +161,9 @@ public final class Reporter {
                 .build();
         try {
             client.v1().events().inNamespace(namespace).resource(event).create();
+            refusals.succeeded("Event");
         } catch (KubernetesClientException e) {
+            refusals.refused("Event", e);
             LOG.debug("event {} on {} {} not recorded: {}", reason, involved.getKind(), about, e.getMessage());
         }
     }

@@ -147,6 +147,7 @@ public final class SessionWriter {
             }
             existing = found;
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSessions of node {} not listed: {}", node, e.getMessage());
         }
     }
@@ -163,6 +164,7 @@ public final class SessionWriter {
             LOG.info("deleted BGPSession {}: its peer no longer applies to node {}", name, node);
             forget(name);
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSession {} not deleted: {}", name, e.getMessage());
         }
     }
@@ -253,9 +255,11 @@ public final class SessionWriter {
             }
             current.setStatus(wanted);
             client.resources(BGPSession.class).resource(current).updateStatus();
+            reporter.refusals().succeeded(JuneauConstants.KIND_BGP_SESSION);
             lastWrite.put(name, now);
             written.put(name, wanted);
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSession {} not written: {}", name, e.getMessage());
             lastWrite.put(name, now); // tried: the next turn a second later tries again
         }

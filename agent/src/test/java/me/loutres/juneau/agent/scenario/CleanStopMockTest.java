@@ -73,6 +73,33 @@ class CleanStopMockTest {
                 .getSpec().getHolderIdentity()).isEmpty();
     }
 
+    /**
+     * Issue 41, item 3: BGPSession writes the API server refuses are counted, and the agent's Lease says so for the
+     * controller.
+     */
+    @Test
+    void refusedSessionWritesAreCountedAndCarriedOnTheLease() throws Exception {
+        cluster.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata()
+                .build()).create();
+        BGPPeer p = PlanObjects.peer("tor", "198.18.0.1", 65000, 65001);
+        p.getMetadata().setUid(null);
+        cluster.client().resources(BGPPeer.class).resource(p).create();
+        cluster.refuseAgentWrites("/bgpsessions");
+        AgentOptions options = AgentOptions.defaults("node-a").withMetrics("127.0.0.1", -1)
+                .withLease(new LeaseKeeper.Timing(Duration.ofMillis(200), Duration.ofSeconds(3),
+                        Duration.ofMillis(200), Duration.ofSeconds(30)));
+        agent = NodeAgent.start(cluster.newAgentClient(), options,
+                new BgpOptions(Path.of("/nonexistent/bird"), birdDir, "198.18.0.11", List.of()), Clock.systemUTC(),
+                new FakeWire(), List::of);
+
+        eventually(() -> assertThat(agent.metrics().writesRefused("BGPSession", "Forbidden")).isPositive());
+        eventually(() -> assertThat(cluster.client().leases().inNamespace(options.namespace())
+                .withName("juneau-agent-node-a").get().getMetadata().getAnnotations())
+                .containsEntry(me.loutres.juneau.plan.RefusedWrites.ANNOTATION,
+                        "BGPSession: Forbidden: refused by the test for /apis/juneau.loutres.me/v1alpha1/bgpsessions"));
+        assertThat(session()).isNull();
+    }
+
     BGPSession session() {
         return cluster.client().resources(BGPSession.class).withName("tor.node-a").get();
     }

@@ -165,7 +165,25 @@ final class ServiceSnapshots {
                 labels.put(node, java.util.Collections.unmodifiableMap(new HashMap<>(l)));
             }
         }
-        return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers);
+        return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers,
+                refusedSessionWrites(nodes));
+    }
+
+    /** Per node, the BGPSession writes the API server refuses its agent, as the agent's Lease says (docs/design.md). */
+    private Map<String, String> refusedSessionWrites(Set<String> nodes) {
+        Map<String, String> out = new HashMap<>();
+        for (String node : nodes) {
+            io.fabric8.kubernetes.api.model.coordination.v1.Lease l = cache.agentLease(node);
+            Map<String, String> annotations = l == null || l.getMetadata() == null ? null
+                    : l.getMetadata().getAnnotations();
+            String refused = annotations == null ? null
+                    : me.loutres.juneau.plan.RefusedWrites.parse(annotations.get(me.loutres.juneau.plan.RefusedWrites
+                            .ANNOTATION)).get(JuneauConstants.KIND_BGP_SESSION);
+            if (refused != null) {
+                out.put(node, refused);
+            }
+        }
+        return out;
     }
 
     /** The mode of the pool {@code status.addressPool} names: what to announce with while the network is unreadable. */

@@ -89,8 +89,31 @@ class DeadNodeSessionsMockTest extends ScenarioBase {
         eventually(() -> assertThat(sessionStatus("tor.dn-a").getState()).isEqualTo(SessionLiveness.UNKNOWN));
     }
 
+    /** Issue 41, item 3: the agent's Lease says its BGPSession writes are refused; Announced says so for the node. */
+    @Test
+    void aNodeWhoseAgentsSessionWritesAreRefusedIsNamedSoInAnnounced() {
+        cluster.ensureNode("rw-a");
+        cluster.pool("rw-pool", "bgp", "10.77.0.0/30");
+        cluster.network("rw-net", "bgp", "rw-pool");
+        cluster.service("rw", "web", "rw-net");
+        cluster.endpoints("rw", "web", "rw-a");
+        lease("rw-a", "agent-rw-a", Instant.now(), 30);
+        eventually(() -> assertThat(announced("rw")).startsWith("rw-a: no BGPSession"));
+
+        var l = cluster.client().leases().inNamespace(NS).withName(NodeLiveness.LEASE_PREFIX + "rw-a").get();
+        l.getMetadata().setAnnotations(Map.of(me.loutres.juneau.plan.RefusedWrites.ANNOTATION,
+                "BGPSession: Forbidden: bgpsessions.juneau.loutres.me is forbidden"));
+        cluster.client().leases().inNamespace(NS).resource(l).update();
+        eventually(() -> assertThat(announced("rw")).startsWith("rw-a: its juneau-agent runs but the API server refuses"
+                + " its BGPSession writes (Forbidden: bgpsessions.juneau.loutres.me is forbidden)"));
+    }
+
     private String announced() {
-        var s = status("dn", "web");
+        return announced("dn");
+    }
+
+    private String announced(String ns) {
+        var s = status(ns, "web");
         return s == null || s.getConditions() == null ? ""
                 : s.getConditions().stream().filter(c -> JuneauConstants.CONDITION_ANNOUNCED.equals(c.getType()))
                         .map(c -> c.getMessage() == null ? "" : c.getMessage()).findFirst().orElse("");
