@@ -13,11 +13,12 @@ import me.loutres.juneau.selection.NodeEligibility;
  *                         {@code --arp-without-agents}: a local stack where no agent is meant to answer)
  * @param sessions         BGP sessions reported by the agents of the Service's nodes (others are ignored)
  * @param peers            the network's {@code spec.bgp.peers}; empty = every BGPPeer
- * @param refusedSessionWrites per node, what the API server answered when its agent wrote a BGPSession and was
- *                         refused ({@link RefusedWrites}, from the agent's Lease); absent = none known
+ * @param refusedWrites    per node and kind (BGPSession, ARPAdvertisement), what the API server answered when the
+ *                         node's agent wrote and was refused ({@link RefusedWrites}, from the agent's Lease); absent
+ *                         = none known
  */
 public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
-        List<String> peers, Map<String, String> refusedSessionWrites) {
+        List<String> peers, Map<String, Map<String, String>> refusedWrites) {
 
     /** One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need). */
     public record SessionReport(String peer, String node, String state, String lastError) {
@@ -32,7 +33,13 @@ public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgent
         eligibility = eligibility == null ? NodeEligibility.everyNode() : eligibility;
         sessions = sessions == null ? List.of() : sessions.stream().filter(Objects::nonNull).toList();
         peers = peers == null ? List.of() : peers.stream().filter(Objects::nonNull).toList();
-        refusedSessionWrites = refusedSessionWrites == null ? Map.of() : Map.copyOf(refusedSessionWrites);
+        refusedWrites = refusedWrites == null ? Map.of() : Map.copyOf(refusedWrites);
+    }
+
+    /** What the API server answered the node's agent for a write of {@code kind}; null when none is refused. */
+    public String refused(String node, String kind) {
+        Map<String, String> byKind = refusedWrites.get(node);
+        return byKind == null ? null : byKind.get(kind);
     }
 
     /** No refused write known. */

@@ -48,9 +48,12 @@ public final class RefusedWrites {
         return out;
     }
 
-    /** What condition Announced says of a node without a BGPSession whose agent's BGPSession writes are refused. */
-    static String sessionWritesRefused(String node, String refusal) {
-        return node + ": its juneau-agent runs but the API server refuses its BGPSession writes (" + refusal
+    /**
+     * What condition Announced says of a node whose agent's writes of {@code kind} (its BGPSessions, its
+     * ARPAdvertisement status) are refused, where it would have said the agent does not run or has not reported.
+     */
+    static String writesRefused(String node, String kind, String refusal) {
+        return node + ": its juneau-agent runs but the API server refuses its " + kind + " writes (" + refusal
                 + "); check the agent's RBAC (ClusterRole juneau-agent) and the webhook's --agent-username, and the"
                 + " agent's log";
     }

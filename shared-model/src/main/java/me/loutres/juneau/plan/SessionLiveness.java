@@ -33,7 +33,7 @@ public final class SessionLiveness {
                         liveness.why(s.node())) : s)
                 .toList();
         return new AnnounceFacts(facts.eligibility(), facts.arpWithoutAgents(), sessions, facts.peers(),
-                facts.refusedSessionWrites());
+                facts.refusedWrites());
     }
 
     /**

@@ -37,12 +37,25 @@ class RefusedWritesTest {
     void aNodeWhoseSessionWritesAreRefusedIsNamedSoInAnnounced() {
         AnnounceFacts facts = new AnnounceFacts(NodeEligibility.everyNode(), true,
                 List.of(new SessionReport("tor", "node-a", "Established", null)), List.of(),
-                Map.of("node-b", "Forbidden: bgpsessions.juneau.loutres.me is forbidden"));
+                Map.of("node-b", Map.of("BGPSession", "Forbidden: bgpsessions.juneau.loutres.me is forbidden")));
         ServicePlan p = ServicePlanner.plan(ServicePlannerSelectionTest.in(status("Ready", VIP, null), BGP_NET,
                 slices("node-a", "node-b"), null, NodeLiveness.unknown(), facts));
         assertThat(cond(p.status(), JuneauConstants.CONDITION_ANNOUNCED).getMessage()).isEqualTo("VIP 10.0.0.1 is"
                 + " announced by node-a (tor); not by node-b: its juneau-agent runs but the API server refuses its"
                 + " BGPSession writes (Forbidden: bgpsessions.juneau.loutres.me is forbidden); check the agent's RBAC"
                 + " (ClusterRole juneau-agent) and the webhook's --agent-username, and the agent's log");
+    }
+
+    @Test
+    void theArpOwnerWhoseStatusWritesAreRefusedIsNamedSoInAnnounced() {
+        AnnounceFacts facts = new AnnounceFacts(NodeEligibility.everyNode(), true, List.of(), List.of(),
+                Map.of("node-a", Map.of("ARPAdvertisement", "Forbidden: arpadvertisements/status is forbidden")));
+        ServicePlan p = ServicePlanner.plan(ServicePlannerSelectionTest.in(status("Ready", VIP, null),
+                ServicePlannerTest.ARP_NET, slices("node-a"), ServicePlannerTest.ours("node-a"), NodeLiveness.unknown(),
+                facts));
+        assertThat(cond(p.status(), JuneauConstants.CONDITION_ANNOUNCED).getMessage()).isEqualTo("node-a: its"
+                + " juneau-agent runs but the API server refuses its ARPAdvertisement writes (Forbidden:"
+                + " arpadvertisements/status is forbidden); check the agent's RBAC (ClusterRole juneau-agent) and the"
+                + " webhook's --agent-username, and the agent's log");
     }
 }

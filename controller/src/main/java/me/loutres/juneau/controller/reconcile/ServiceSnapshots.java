@@ -166,21 +166,19 @@ final class ServiceSnapshots {
             }
         }
         return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers,
-                refusedSessionWrites(nodes));
+                refusedWrites(nodes));
     }
 
-    /** Per node, the BGPSession writes the API server refuses its agent, as the agent's Lease says (docs/design.md). */
-    private Map<String, String> refusedSessionWrites(Set<String> nodes) {
-        Map<String, String> out = new HashMap<>();
+    /** Per node and kind, the writes the API server refuses its agent, as the agent's Lease says (docs/design.md). */
+    private Map<String, Map<String, String>> refusedWrites(Set<String> nodes) {
+        Map<String, Map<String, String>> out = new HashMap<>();
         for (String node : nodes) {
             io.fabric8.kubernetes.api.model.coordination.v1.Lease l = cache.agentLease(node);
             Map<String, String> annotations = l == null || l.getMetadata() == null ? null
                     : l.getMetadata().getAnnotations();
-            String refused = annotations == null ? null
-                    : me.loutres.juneau.plan.RefusedWrites.parse(annotations.get(me.loutres.juneau.plan.RefusedWrites
-                            .ANNOTATION)).get(JuneauConstants.KIND_BGP_SESSION);
-            if (refused != null) {
-                out.put(node, refused);
+            String value = annotations == null ? null : annotations.get(me.loutres.juneau.plan.RefusedWrites.ANNOTATION);
+            if (value != null) {
+                out.put(node, me.loutres.juneau.plan.RefusedWrites.parse(value));
             }
         }
         return out;
