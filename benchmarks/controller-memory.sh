@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The controller's memory at N managed Services (BENCHMARKS.md, "Controller memory at 10,000 Services"):
+# The controller's memory at N managed Services (docs/benchmarks-history.md, "Controller memory at 10,000 Services"):
 # `juneau up --no-controller` (local API server + webhook), `juneau controller` beside it as its own JVM with the
 # flags given in CONTROLLER_JVM, N Services created by UpLoadBenchmark --kubeconfig (16 kept-alive client threads;
 # it returns when every ServiceLoadBalancer has its VIP), then 20 s idle and the controller's VmRSS and heap.

@@ -1,7 +1,7 @@
 #!/bin/sh
-# BGP benchmarks (issue 19 item 8; BENCHMARKS.md, "Node agent: BGP on the wire"), from the repository root, as root,
-# with Debian's bird2 installed. Never run by `mvn verify`. Every lab lives in network namespaces it creates, with
-# addresses in 198.18.0.0/15 only, and removes its namespaces and stops its processes (by pid) when done.
+# BGP benchmarks (issue 19 item 8; docs/benchmarks-history.md, "Node agent: BGP on the wire"), from the repository
+# root, as root, with Debian's bird2 installed. Never run by `mvn verify`. Every lab lives in network namespaces it
+# creates, with addresses in 198.18.0.0/15 only, and removes its namespaces and stops its processes (by pid) when done.
 #
 #   benchmarks/bgp/run.sh [what] [args...]
 #     reconfigure [changes]          render + configure at 1, 1,000 and 10,000 routes, bare configure as the baseline,

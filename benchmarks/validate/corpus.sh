@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# corpus.sh MODE OBJECTS FILES DIR — writes a manifest tree for timing `juneau validate` (BENCHMARKS.md, validate).
+# corpus.sh MODE OBJECTS FILES DIR — writes a manifest tree for timing `juneau validate` (BENCHMARKS.md).
 #   MODE configmaps: only ConfigMaps (kinds without Juneau rules: the reading, ordering and reporting costs alone)
 #   MODE mix: per 10 objects 5 ConfigMaps, 2 managed LoadBalancer Services, 1 ClusterIP Service, 1 Deployment,
 #             1 Secret; one bgp AddressPool (a /14) and its ExternalNetwork in the first file

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The webhook steady and cold, measured by outside clients (issue 22 item 1; BENCHMARKS.md, "Webhook steady and
-# cold"): start `juneau webhook` with the flags a build ships, time its first /readyz 200, warm it up for 20 s, then
-# per repetition, interleaved on the same process: hey at a fixed 1,000 req/s against GET /healthz and against the
+# The webhook steady and cold, measured by outside clients (issue 22 item 1; docs/benchmarks-history.md,
+# "Webhook steady and cold"): start `juneau webhook` with the flags a build ships, time its first /readyz 200, warm
+# it up for 20 s, then per repetition, interleaved on the same process: hey at a fixed 1,000 req/s against GET /healthz and against the
 # 3,477-byte Service review (POST /validate/services), then wrk's closed-loop maximum against each; the resident
 # set is read after every step, and for each wrk step the webhook JVM's CPU (user + system, /proc) per answered
 # request: on a machine other work loads, the review's CPU per request against healthz's says more than the maxima.

@@ -157,6 +157,17 @@ final class ApiException extends Exception {
         return new ApiException(403, "Forbidden", message, null);
     }
 
+    /** kube-apiserver's refusal of a request RBAC does not allow (NewForbidden with the authorizer's words). */
+    static ApiException forbidden(me.loutres.juneau.rbac.RequestAttributes request, String username) {
+        return new ApiException(403, "Forbidden", request.forbiddenMessage(username),
+                details(request.name(), request.apiGroup(), request.resource()));
+    }
+
+    /** A request without a valid bearer token, with anonymous authentication off: kube-apiserver's 401. */
+    static ApiException unauthorized() {
+        return new ApiException(401, "Unauthorized", "Unauthorized", null);
+    }
+
     static ApiException internal(String message) {
         return new ApiException(500, "InternalError", "Internal error occurred: " + message, null);
     }

@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import me.loutres.juneau.rbac.RequestAttributes;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -82,6 +85,7 @@ final class ApiHandler extends Handler.Abstract {
             }
             ApiCall call = new ApiCall(method, request.getHttpURI().getDecodedPath(),
                     Request.extractQueryParameters(request, StandardCharsets.UTF_8), user, request);
+            authorizer.authorize(user, attributes(call));
             if (route(call, response, callback, warnings)) {
                 return true;
             }
@@ -96,17 +100,41 @@ final class ApiHandler extends Handler.Abstract {
         return true;
     }
 
+    /**
+     * Who asks: the bearer token's user (a 401 without one, as kube-apiserver with anonymous authentication off), or
+     * the user it impersonates ({@code kubectl --as}) when RBAC lets it.
+     */
     private UserInfo user(Request request) throws ApiException {
-        UserInfo user = Identities.fromAuthorization(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+        UserInfo user = Identities.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION))
+                .orElseThrow(ApiException::unauthorized);
         String as = request.getHeaders().get("Impersonate-User");
-        if (as != null && !as.isEmpty()) {
-            if (!Identities.mayImpersonate(user)) {
-                throw ApiException.forbidden("users \"" + as + "\" is forbidden: User \"" + user.getUsername()
-                        + "\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope");
+        for (String header : request.getHeaders().getFieldNamesCollection()) {
+            // the node-name extra must come from a node's token, and nothing here reads other extras or a uid
+            if (header.regionMatches(true, 0, "Impersonate-Extra-", 0, 18)
+                    || header.equalsIgnoreCase("Impersonate-Uid")) {
+                throw ApiException.badRequest(header + ": not supported by the local API server; accepted:"
+                        + " Impersonate-User and Impersonate-Group");
             }
-            user = Identities.impersonated(as, request.getHeaders().getValuesList("Impersonate-Group"));
+        }
+        if (as != null && !as.isEmpty()) {
+            List<String> groups = request.getHeaders().getValuesList("Impersonate-Group");
+            String[] sa = as.split(":");
+            authorizer.authorize(user, as.startsWith("system:serviceaccount:") && sa.length == 4
+                    ? RequestAttributes.resource("impersonate", "", "serviceaccounts", "", sa[2], sa[3])
+                    : RequestAttributes.resource("impersonate", "", "users", "", "", as));
+            for (String g : groups) {
+                authorizer.authorize(user, RequestAttributes.resource("impersonate", "", "groups", "", "", g));
+            }
+            user = Identities.impersonated(as, groups);
         }
         return user;
+    }
+
+    /** What RBAC decides on for this request (kube-apiserver's reading of its path, verb and query). */
+    private static RequestAttributes attributes(ApiCall call) {
+        Map<String, String> query = new HashMap<>();
+        call.query().forEach(f -> query.put(f.getName(), f.getValue()));
+        return RequestAttributes.of(call.method(), call.path(), query);
     }
 
     /** True when the path is served (answered here); false for a 404. */

@@ -1,150 +1,99 @@
 package me.loutres.juneau.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import me.loutres.juneau.rbac.PolicyRule;
+import me.loutres.juneau.rbac.RbacPolicy;
+import me.loutres.juneau.rbac.RbacUser;
+import me.loutres.juneau.rbac.RequestAttributes;
 
 /**
- * Answers SelfSubjectAccessReviews ({@code kubectl auth can-i}) with RBAC's rules ("Using RBAC Authorization"):
- * the cluster admins ({@code system:masters}) may do anything; the service accounts of Juneau's parts may do what
- * the ClusterRoles and Roles of the shipped manifests grant them, namespaced Roles only in their namespace; every
- * authenticated user may review its own access (the {@code system:basic-user} role).
+ * Authorizes every request, and answers the access reviews ({@code kubectl auth can-i}, {@code --list},
+ * {@code auth whoami}), with the RBAC objects stored in this server ({@link RbacPolicy} decides; this class only
+ * keeps the policy in step with the store and writes kube-apiserver's answers). The store holds kube's default roles
+ * and the ClusterRoles, Roles and bindings of Juneau's manifests from the start (see {@link LocalApiServer}), and any
+ * an admin applies later.
  */
 final class Authorizer {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    static final String RBAC_GROUP = "rbac.authorization.k8s.io";
 
-    record Rule(List<String> apiGroups, List<String> resources, List<String> verbs, List<String> resourceNames) {
-        boolean matches(String verb, String group, String resource, String name) {
-            return (apiGroups.contains("*") || apiGroups.contains(group))
-                    && (resources.contains("*") || resources.contains(resource))
-                    && (verbs.contains("*") || verbs.contains(verb))
-                    && (resourceNames.isEmpty() || (name != null && resourceNames.contains(name)));
+    private final Store store;
+    private final List<ResourceType> rbacTypes;
+    /** Changes of RBAC objects so far; the policy is rebuilt when it was built from fewer. */
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong(1);
+
+    private record Built(long changes, RbacPolicy policy) {
+    }
+
+    private volatile Built built = new Built(0, RbacPolicy.of(List.of()));
+
+    Authorizer(Store store, Registry registry) {
+        this.store = store;
+        this.rbacTypes = List.of("clusterroles", "roles", "clusterrolebindings", "rolebindings").stream()
+                .map(p -> registry.find(RBAC_GROUP + "/v1", p).orElseThrow()).toList();
+        // a changed role or binding counts from the next request on, as kube's RBAC watches them
+        store.addListener(e -> {
+            if (e.type().group().equals(RBAC_GROUP)) {
+                changes.incrementAndGet();
+            }
+        });
+    }
+
+    private RbacPolicy policy() {
+        Built b = built;
+        if (b.changes() == changes.get()) {
+            return b.policy();
         }
-    }
-
-    record Binding(String namespace, List<JsonNode> subjects, List<Rule> rules) {
-    }
-
-    private final List<Binding> bindings = new ArrayList<>();
-
-    Authorizer() {
-        Map<String, List<Rule>> roles = new HashMap<>();
-        List<JsonNode> bindingDocs = new ArrayList<>();
-        for (String part : List.of("controller", "webhook", "agent")) {
-            try (InputStream in = Authorizer.class.getResourceAsStream("rbac/" + part + "/rbac.yaml")) {
-                if (in == null) {
-                    continue;
+        synchronized (this) {
+            // counted before listing: a change during the list is in it or makes the next request rebuild
+            long seen = changes.get();
+            if (built.changes() != seen) {
+                List<JsonNode> objects = new ArrayList<>();
+                for (ResourceType t : rbacTypes) {
+                    objects.addAll(store.list(t, null, java.util.Map.of(), o -> true, null, 0).items());
                 }
-                MappingIterator<JsonNode> docs = Json.YAML.readerFor(JsonNode.class).readValues(in);
-                while (docs.hasNext()) {
-                    JsonNode d = docs.next();
-                    String kind = d.path("kind").asText();
-                    String ns = d.path("metadata").path("namespace").asText("");
-                    if (kind.equals("ClusterRole") || kind.equals("Role")) {
-                        List<Rule> rules = new ArrayList<>();
-                        for (JsonNode r : d.path("rules")) {
-                            rules.add(new Rule(texts(r.path("apiGroups")), texts(r.path("resources")),
-                                    texts(r.path("verbs")), texts(r.path("resourceNames"))));
-                        }
-                        roles.put(kind + "/" + ns + "/" + d.path("metadata").path("name").asText(), rules);
-                    } else if (kind.equals("ClusterRoleBinding") || kind.equals("RoleBinding")) {
-                        bindingDocs.add(d);
-                    }
-                }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException("cannot read the packaged RBAC of " + part, e);
+                built = new Built(seen, RbacPolicy.of(objects));
             }
-        }
-        for (JsonNode b : bindingDocs) {
-            String ns = b.path("kind").asText().equals("RoleBinding") ? b.path("metadata").path("namespace").asText()
-                    : null;
-            String roleKind = b.path("roleRef").path("kind").asText();
-            String roleNs = roleKind.equals("Role") ? ns : "";
-            List<Rule> rules = roles.getOrDefault(roleKind + "/" + roleNs + "/" + b.path("roleRef").path("name")
-                    .asText(), List.of());
-            List<JsonNode> subjects = new ArrayList<>();
-            b.path("subjects").forEach(subjects::add);
-            bindings.add(new Binding(ns, subjects, rules));
+            return built.policy();
         }
     }
 
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
+    static RbacUser rbacUser(UserInfo user) {
+        return new RbacUser(user.getUsername(), user.getGroups());
     }
 
-    private static boolean subjectMatches(JsonNode s, UserInfo user) {
-        String kind = s.path("kind").asText();
-        List<String> groups = user.getGroups() == null ? List.of() : user.getGroups();
-        return switch (kind) {
-            case "ServiceAccount" -> user.getUsername().equals("system:serviceaccount:"
-                    + s.path("namespace").asText() + ":" + s.path("name").asText());
-            case "User" -> user.getUsername().equals(s.path("name").asText());
-            case "Group" -> groups.contains(s.path("name").asText());
-            default -> false;
-        };
+    /** Refuses, with kube-apiserver's 403, a request no rule allows. */
+    void authorize(UserInfo user, RequestAttributes request) throws ApiException {
+        if (!policy().decide(rbacUser(user), request).allowed()) {
+            throw ApiException.forbidden(request, user.getUsername());
+        }
     }
 
-    boolean allowed(UserInfo user, String verb, String group, String resource, String subresource, String namespace,
-            String name) {
-        List<String> groups = user.getGroups() == null ? List.of() : user.getGroups();
-        if (groups.contains("system:masters")) {
-            return true;
-        }
-        if (groups.contains("system:authenticated") && verb.equals("create") && (resource.startsWith("selfsubject"))) {
-            return true;
-        }
-        String res = subresource == null || subresource.isEmpty() ? resource : resource + "/" + subresource;
-        for (Binding b : bindings) {
-            if (b.namespace() != null && !b.namespace().equals(namespace)) {
-                continue;
-            }
-            if (b.subjects().stream().noneMatch(s -> subjectMatches(s, user))) {
-                continue;
-            }
-            for (Rule r : b.rules()) {
-                if (r.matches(verb, group, res, name)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** The answer to a SelfSubjectAccessReview body. */
+    /** The answer to a SelfSubjectAccessReview body: the decision the same request would get. */
     ObjectNode review(UserInfo user, JsonNode body) {
         ObjectNode out = body.isObject() ? ((ObjectNode) body).deepCopy() : F.objectNode();
         out.put("apiVersion", "authorization.k8s.io/v1");
         out.put("kind", "SelfSubjectAccessReview");
         Json.meta(out);
         JsonNode attrs = body.path("spec").path("resourceAttributes");
-        boolean allowed;
-        String reason;
-        if (attrs.isObject()) {
-            allowed = allowed(user, attrs.path("verb").asText(""), attrs.path("group").asText(""),
-                    attrs.path("resource").asText(""), attrs.path("subresource").asText(""),
-                    attrs.path("namespace").asText(""), attrs.path("name").asText(null));
-        } else {
-            List<String> groups = user.getGroups() == null ? List.of() : user.getGroups();
-            allowed = groups.contains("system:masters");
-        }
-        reason = allowed ? (user.getGroups() != null && user.getGroups().contains("system:masters")
-                ? "the local API server's admin identity (group system:masters)"
-                : "allowed by the RBAC of Juneau's manifests") : "";
+        JsonNode nonResource = body.path("spec").path("nonResourceAttributes");
+        RequestAttributes asked = attrs.isObject()
+                ? RequestAttributes.resource(attrs.path("verb").asText(""), attrs.path("group").asText(""),
+                        attrs.path("resource").asText(""), attrs.path("subresource").asText(""),
+                        attrs.path("namespace").asText(""), attrs.path("name").asText(""))
+                : RequestAttributes.nonResource(nonResource.path("verb").asText(""),
+                        nonResource.path("path").asText(""));
+        RbacPolicy.Decision decision = policy().decide(rbacUser(user), asked);
         ObjectNode status = Json.obj(out, "status");
-        status.put("allowed", allowed);
-        if (!reason.isEmpty()) {
-            status.put("reason", reason);
+        status.put("allowed", decision.allowed());
+        if (!decision.reason().isEmpty()) {
+            status.put("reason", decision.reason());
         }
         return out;
     }
@@ -160,31 +109,17 @@ final class Authorizer {
         ArrayNode rules = status.putArray("resourceRules");
         ArrayNode nonResource = status.putArray("nonResourceRules");
         status.put("incomplete", false);
-        List<String> groups = user.getGroups() == null ? List.of() : user.getGroups();
-        if (groups.contains("system:masters")) {
-            rules.addObject().set("verbs", F.arrayNode().add("*"));
-            ((ObjectNode) rules.get(0)).set("apiGroups", F.arrayNode().add("*"));
-            ((ObjectNode) rules.get(0)).set("resources", F.arrayNode().add("*"));
-            nonResource.addObject().set("verbs", F.arrayNode().add("*"));
-            ((ObjectNode) nonResource.get(0)).set("nonResourceURLs", F.arrayNode().add("*"));
-            return out;
-        }
-        ObjectNode basic = rules.addObject();
-        basic.set("verbs", F.arrayNode().add("create"));
-        basic.set("apiGroups", F.arrayNode().add("authorization.k8s.io"));
-        basic.set("resources", F.arrayNode().add("selfsubjectaccessreviews").add("selfsubjectrulesreviews"));
-        for (Binding b : bindings) {
-            if ((b.namespace() == null || b.namespace().equals(ns))
-                    && b.subjects().stream().anyMatch(s -> subjectMatches(s, user))) {
-                for (Rule r : b.rules()) {
-                    ObjectNode o = rules.addObject();
-                    o.set("verbs", Json.MAPPER.valueToTree(r.verbs()));
-                    o.set("apiGroups", Json.MAPPER.valueToTree(r.apiGroups()));
-                    o.set("resources", Json.MAPPER.valueToTree(r.resources()));
-                    if (!r.resourceNames().isEmpty()) {
-                        o.set("resourceNames", Json.MAPPER.valueToTree(r.resourceNames()));
-                    }
+        for (PolicyRule r : policy().rulesFor(rbacUser(user), ns)) {
+            ObjectNode o = (r.nonResourceURLs().isEmpty() ? rules : nonResource).addObject();
+            o.set("verbs", Json.MAPPER.valueToTree(r.verbs()));
+            if (r.nonResourceURLs().isEmpty()) {
+                o.set("apiGroups", Json.MAPPER.valueToTree(r.apiGroups()));
+                o.set("resources", Json.MAPPER.valueToTree(r.resources()));
+                if (!r.resourceNames().isEmpty()) {
+                    o.set("resourceNames", Json.MAPPER.valueToTree(r.resourceNames()));
                 }
+            } else {
+                o.set("nonResourceURLs", Json.MAPPER.valueToTree(r.nonResourceURLs()));
             }
         }
         return out;

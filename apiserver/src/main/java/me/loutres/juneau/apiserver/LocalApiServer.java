@@ -38,8 +38,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * An embedded Kubernetes API server for one machine, for {@code juneau up}, the demo and the controller's tests:
  * HTTPS on 127.0.0.1 (its own CA, written into the kubeconfig), kube-apiserver's semantics for the kinds Juneau
  * uses (see the package's classes for each: patches, apply, Status bodies, finalizers, garbage collection,
- * selectors, watches, discovery, OpenAPI, tables, access reviews), Juneau's CRDs installed from the generated
- * manifests, and the admission webhooks called before anything is stored. There is no scheduler, kubelet or
+ * selectors, watches, discovery, OpenAPI, tables, access reviews), every request authenticated by its bearer token
+ * ({@link Identities}) and authorized with RBAC ({@link Authorizer}: kube's default roles and the manifests' own),
+ * Juneau's CRDs installed from the generated manifests, and the admission webhooks called before anything is
+ * stored. There is no scheduler, kubelet or
  * etcd: objects live in memory for the life of the process.
  */
 public final class LocalApiServer implements AutoCloseable {
@@ -51,6 +53,10 @@ public final class LocalApiServer implements AutoCloseable {
     /** The ServiceCIDR every cluster has, as kube-apiserver names it. */
     public static final String DEFAULT_SERVICE_CIDR_NAME = "kubernetes";
     public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/12";
+
+    /** The RBAC a cluster starts with, then the parts' own RBAC as manifests/base ships it (packaged by the pom). */
+    private static final List<String> RBAC_FILES = List.of("default-rbac.yaml", "rbac/controller/rbac.yaml",
+            "rbac/webhook/rbac.yaml", "rbac/agent/rbac.yaml");
 
     private final Registry registry = new Registry();
     private final Store store = new Store();
@@ -70,7 +76,7 @@ public final class LocalApiServer implements AutoCloseable {
                 .put("gitVersion", "v1.33.0-juneau-local").put("gitCommit", "").put("gitTreeState", "clean")
                 .put("buildDate", "2026-01-01T00:00:00Z").put("goVersion", "java" + Runtime.version().feature())
                 .put("compiler", "javac").put("platform", "linux/amd64");
-        handler = new ApiHandler(registry, ops, new Authorizer(), version, this::url);
+        handler = new ApiHandler(registry, ops, new Authorizer(store, registry), version, this::url);
         CertificateAndKey[] tls = processTls();
         ca = tls[0];
         CertificateAndKey serving = tls[1];
@@ -108,12 +114,14 @@ public final class LocalApiServer implements AutoCloseable {
         ws.setIdleTimeout(Duration.ofMinutes(40));
         ws.setMaxTextMessageSize(64 * 1024);
         jetty.setStopTimeout(2000);
+        // the namespaces, CRDs and RBAC exist before the first request: a client never sees a 403 of a server
+        // whose roles are not stored yet
+        bootstrap();
         try {
             jetty.start();
         } catch (Exception e) {
             throw new IOException("cannot start the local API server on 127.0.0.1:" + port + ": " + e.getMessage(), e);
         }
-        bootstrap();
         admin = client(Identities.ADMIN_TOKEN);
     }
 
@@ -144,7 +152,7 @@ public final class LocalApiServer implements AutoCloseable {
     }
 
     private void bootstrap() throws IOException {
-        Caller system = Caller.internal(Identities.fromAuthorization("Bearer " + Identities.ADMIN_TOKEN));
+        Caller system = Caller.internal(Identities.fixed(Identities.ADMIN_TOKEN));
         try {
             for (String ns : NAMESPACES) {
                 ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -171,8 +179,29 @@ public final class LocalApiServer implements AutoCloseable {
                             live -> established(live), false, false);
                 }
             }
+            applyRbac(system);
         } catch (ApiException e) {
             throw new IOException("cannot set up the local API server: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores kube's default roles and the manifests' RBAC: every request is authorized with them (and later ones). */
+    private void applyRbac(Caller system) throws IOException, ApiException {
+        for (String file : RBAC_FILES) {
+            try (InputStream in = LocalApiServer.class.getResourceAsStream(file)) {
+                if (in == null) {
+                    throw new IOException(file + " is not packaged with the local API server");
+                }
+                var docs = Json.YAML.readerFor(ObjectNode.class).<ObjectNode>readValues(in);
+                while (docs.hasNext()) {
+                    ObjectNode o = docs.next();
+                    String plural = o.path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
+                    ResourceType type = registry.find(Authorizer.RBAC_GROUP + "/v1", plural).orElseThrow(
+                            () -> new IOException(file + " holds a " + o.path("kind").asText()
+                                    + ", not a ClusterRole, Role or binding"));
+                    ops.create(system, type, o.path("metadata").path("namespace").asText(null), o);
+                }
+            }
         }
     }
 
@@ -223,6 +252,15 @@ public final class LocalApiServer implements AutoCloseable {
     /** An admin client (like kubectl with the kubeconfig this server writes). */
     public KubernetesClient adminClient() {
         return admin;
+    }
+
+    /**
+     * The node agent's bearer token for one node (made on first use, random): the agent's service account with the
+     * node's name in {@code userInfo.extra}, as the token of a pod on that node, so the webhook refuses its writes
+     * about other nodes.
+     */
+    public String agentToken(String node) {
+        return Identities.agentToken(node);
     }
 
     /** A client authenticated as the identity behind the token (see {@link Identities}). */
@@ -318,7 +356,7 @@ public final class LocalApiServer implements AutoCloseable {
         try {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         } catch (UnsupportedOperationException ignored) {
-            // not a POSIX file system: the token is a local, well-known one anyway
+            // not a POSIX file system (no owner-only mode to set): the file keeps the directory's default access
         }
         return file;
     }

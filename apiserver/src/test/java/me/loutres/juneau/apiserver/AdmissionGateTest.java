@@ -38,8 +38,14 @@ class AdmissionGateTest {
         }
     });
 
-    private static Caller as(String token) {
-        return new Caller(Identities.fromAuthorization("Bearer " + token), false, null, false, null,
+    /** The caller behind {@code juneau-local-<admin|controller|agent>} (node-a's agent). */
+    private static Caller as(String who) {
+        String bearer = switch (who) {
+            case "juneau-local-admin" -> Identities.ADMIN_TOKEN;
+            case "juneau-local-controller" -> Identities.CONTROLLER_TOKEN;
+            default -> Identities.agentToken("node-a");
+        };
+        return new Caller(Identities.authenticate("Bearer " + bearer).orElseThrow(), false, null, false, null,
                 new ArrayList<>());
     }
 

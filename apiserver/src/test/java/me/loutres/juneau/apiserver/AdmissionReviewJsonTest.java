@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class AdmissionReviewJsonTest {
     private final Registry registry = new Registry();
-    private final Caller admin = new Caller(Identities.fromAuthorization("Bearer " + Identities.ADMIN_TOKEN), false,
+    private final Caller admin = new Caller(Identities.fixed(Identities.ADMIN_TOKEN), false,
             null, false, null, new ArrayList<>());
 
     /** A cluster-scoped kind served from a CRD (the registry learns those when the CRD is stored). */

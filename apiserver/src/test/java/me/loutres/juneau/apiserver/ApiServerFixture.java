@@ -45,12 +45,19 @@ abstract class ApiServerFixture {
     }
 
     Reply call(String method, String path, String contentType, String body, String accept) {
+        return callAs(Identities.ADMIN_TOKEN, method, path, contentType, body, accept);
+    }
+
+    /** A call with this bearer token (null: none, an anonymous request). */
+    Reply callAs(String token, String method, String path, String contentType, String body, String accept) {
         try {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path))
                     .timeout(Duration.ofSeconds(20))
-                    .header("Authorization", "Bearer " + Identities.ADMIN_TOKEN)
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                             : HttpRequest.BodyPublishers.ofString(body));
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
             if (contentType != null) {
                 b.header("Content-Type", contentType);
             }

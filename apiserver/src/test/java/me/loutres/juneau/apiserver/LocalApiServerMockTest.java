@@ -90,7 +90,9 @@ class LocalApiServerMockTest {
 
     private JsonNode get(String path) throws IOException, InterruptedException {
         HttpResponse<String> r = server.httpClient().send(
-                HttpRequest.newBuilder(URI.create(server.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpRequest.newBuilder(URI.create(server.url() + path))
+                        .header("Authorization", "Bearer " + Identities.ADMIN_TOKEN).build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path).isEqualTo(200);
         return new ObjectMapper().readTree(r.body());
     }

@@ -1,6 +1,7 @@
 package me.loutres.juneau.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -144,6 +145,12 @@ final class EventRouter {
                 poolsOverlapping(ranges);
             }
         });
+        // who may use a network reads Namespace labels (docs/install.md, "Sharing a cluster between teams")
+        cache.onNamespaces(handler(null, (o, n) -> {
+            if (o != n) {
+                namespaceLabelsChanged(o, n);
+            }
+        }));
         cache.onNodes(handler(null, (o, n) -> {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
@@ -160,6 +167,30 @@ final class EventRouter {
                 }
             }
         }));
+    }
+
+    /**
+     * A Namespace's labels changed (or it appeared after its Services, in a cache that lagged): only its own Services
+     * can be affected (the index by namespace), and of those only the ones whose network's namespace selectors test a
+     * changed label (the index label key → networks), or that use the default network (re-queued rather than
+     * guessed). A Namespace that goes takes its Services with it.
+     */
+    private void namespaceLabelsChanged(Namespace o, Namespace n) {
+        Set<String> changed = NodeLabelChange.changedKeys(o == null ? null : o.getMetadata().getLabels(),
+                n.getMetadata().getLabels());
+        Set<String> networks = new java.util.HashSet<>();
+        for (String key : changed) {
+            cache.networksSelectingNamespacesOn(key).forEach(net -> networks.add(net.getMetadata().getName()));
+        }
+        if (networks.isEmpty()) {
+            return;
+        }
+        for (Service svc : cache.servicesIn(n.getMetadata().getName())) {
+            String net = ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
+            if ((isBlank(net) || networks.contains(net.trim())) && relevant(svc)) {
+                requeue.service(ServiceKey.of(svc));
+            }
+        }
     }
 
     /** The pools with a usable address in one of the ranges (pools are few; their entries parse quickly). */
@@ -228,7 +259,7 @@ final class EventRouter {
                 : l.getMetadata().getAnnotations().get(me.loutres.juneau.plan.RefusedWrites.ANNOTATION);
     }
 
-    /** Peer, node, state and error: what condition Announced reads of a BGPSession. */
+    /** Peer, node, state, error and withheld networks: what condition Announced reads of a BGPSession. */
     private static boolean sameForPlan(BGPSession a, BGPSession b) {
         return Objects.equals(ClusterCache.sessionNode(a), ClusterCache.sessionNode(b))
                 && Objects.equals(a.getSpec() == null ? null : a.getSpec().getPeer(),
@@ -236,7 +267,9 @@ final class EventRouter {
                 && Objects.equals(a.getStatus() == null ? null : a.getStatus().getState(),
                         b.getStatus() == null ? null : b.getStatus().getState())
                 && Objects.equals(a.getStatus() == null ? null : a.getStatus().getLastError(),
-                        b.getStatus() == null ? null : b.getStatus().getLastError());
+                        b.getStatus() == null ? null : b.getStatus().getLastError())
+                && Objects.equals(a.getStatus() == null ? null : a.getStatus().getWithheldNetworks(),
+                        b.getStatus() == null ? null : b.getStatus().getWithheldNetworks());
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

@@ -46,8 +46,11 @@ class ExamplesTest {
     static final Path DEMO = EXAMPLES.resolve("demo");
     static final Path DEMO_REFUSED = DEMO.resolve("refused");
     static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-    /** Dependency order: what an object names is created before it (a peer names its BFDProfile, etc.). */
-    static final Map<String, Integer> ORDER = Map.of(JuneauConstants.KIND_ADDRESS_POOL, 0,
+    /**
+     * Dependency order: what an object names is created before it (a peer names its BFDProfile, a Service's
+     * namespace exists before it, etc.).
+     */
+    static final Map<String, Integer> ORDER = Map.of("Namespace", -1, JuneauConstants.KIND_ADDRESS_POOL, 0,
             JuneauConstants.KIND_BFD_PROFILE, 1, JuneauConstants.KIND_BGP_PEER, 2,
             JuneauConstants.KIND_EXTERNAL_NETWORK, 3, "Service", 4);
     static Map<String, JsonSchema> schemas;

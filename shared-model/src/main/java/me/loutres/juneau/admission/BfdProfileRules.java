@@ -6,6 +6,7 @@ import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BFDProfileSpec;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
+import me.loutres.juneau.bgp.BfdProfileSpecRules;
 import me.loutres.juneau.view.ClusterView;
 
 /** BFDProfile CREATE, UPDATE, DELETE (docs/admission.md, BFDProfile): timer ranges, no DELETE while a peer names it. */
@@ -15,22 +16,8 @@ final class BfdProfileRules extends ReferencedKindRules {
         Verdict verdict = Verdict.allow();
         BFDProfile profile = review.objectAs(BFDProfile.class, JuneauConstants.KIND_BFD_PROFILE);
         BFDProfileSpec spec = profile.getSpec();
-        if (spec == null) {
-            return verdict; // every field has a default
-        }
-        interval(verdict, "spec.receiveInterval", spec.getReceiveInterval());
-        interval(verdict, "spec.transmitInterval", spec.getTransmitInterval());
-        Integer m = spec.getDetectMultiplier();
-        if (m != null && (m < 2 || m > 255)) {
-            verdict.problem("spec.detectMultiplier: " + m + " is out of range; accepted: 2 to 255 (default 3)");
-        }
+        BfdProfileSpecRules.problems(spec).forEach(verdict::problem);
         return verdict;
-    }
-
-    private static void interval(Verdict verdict, String field, Integer ms) {
-        if (ms != null && (ms < 10 || ms > 60_000)) {
-            verdict.problem(field + ": " + ms + " is out of range; accepted: 10 to 60000 milliseconds (default 300)");
-        }
     }
 
     @Override

@@ -12,6 +12,7 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.bgp.NetworkBgpRules;
 import me.loutres.juneau.policy.DefaultNetwork;
 import me.loutres.juneau.view.ClusterView;
 
@@ -91,6 +92,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
         }
         bgpAndArp(verdict, net.getSpec(), type);
         LabelSelectorRules.check(verdict, "spec.nodeSelector", net.getSpec().getNodeSelector());
+        ServiceAllocationRules.check(verdict, net.getSpec().getServiceAllocation());
         defaultMark(verdict, net, old, view, review.beingDeleted());
         if (review.beingDeleted()) {
             return verdict;
@@ -141,34 +143,7 @@ final class ExternalNetworkRules extends ReferencedKindRules {
             verdict.problem("spec.arp: set on an ExternalNetwork of type bgp; accepted: spec.arp only with type arp"
                     + " (spec.bgp for bgp networks)");
         }
-        if (bgp != null) {
-            List<String> peers = bgp.getPeers() == null ? List.of() : bgp.getPeers();
-            Map<String, Integer> first = new HashMap<>();
-            for (int i = 0; i < peers.size(); i++) {
-                Integer j = first.putIfAbsent(peers.get(i), i);
-                if (j != null) {
-                    verdict.problem("spec.bgp.peers[" + i + "]: " + Texts.quote(peers.get(i))
-                            + " is already listed at spec.bgp.peers[" + j + "]; list each BGPPeer once");
-                }
-            }
-            List<String> communities = bgp.getCommunities() == null ? List.of() : bgp.getCommunities();
-            for (int i = 0; i < communities.size(); i++) {
-                String why = Communities.problem(communities.get(i));
-                if (why != null) {
-                    verdict.problem("spec.bgp.communities[" + i + "]: " + Texts.quote(communities.get(i))
-                            + " is not a community (" + why + "); " + Communities.ACCEPTED);
-                }
-            }
-            Long pref = bgp.getLocalPref();
-            if (pref != null && (pref < 0 || pref > 4_294_967_295L)) {
-                verdict.problem("spec.bgp.localPref: " + pref + " is out of range; accepted: 0 to 4294967295");
-            }
-            Integer length = bgp.getAggregationLength();
-            if (length != null && (length < 24 || length > 32)) {
-                verdict.problem("spec.bgp.aggregationLength: " + length + " is out of range; accepted: 24 to 32"
-                        + " (default 32: the VIP's own /32)");
-            }
-        }
+        NetworkBgpRules.problems(bgp).forEach(verdict::problem);
         List<String> interfaces = spec.getArp() == null || spec.getArp().getInterfaces() == null ? List.of()
                 : spec.getArp().getInterfaces();
         for (int i = 0; i < interfaces.size(); i++) {

@@ -27,12 +27,13 @@ import me.loutres.juneau.view.PlainShape;
  * @param ourAnnotations        the {@code juneau.loutres.me/*} annotations as written (untrimmed), in their order
  * @param ports                 spec.ports as the rules compare them, empty when absent
  * @param ipFamilies            spec.ipFamilies, empty when absent
+ * @param labels                metadata.labels, empty when absent (who may use a network, policy/NetworkAccess)
  * @param annotationKeys        every annotation's key, in their order ({@link ServiceAnnotationHints} warns of those
  *                              that look meant for Juneau but are not read)
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
                      Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
-                     List<String> annotationKeys) {
+                     Map<String, String> labels, List<String> annotationKeys) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -77,6 +78,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
                 spec == null ? null : spec.getExternalTrafficPolicy(), spec == null ? null : spec.getLoadBalancerIP(),
                 Collections.unmodifiableMap(ours), List.copyOf(ports),
                 spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
+                service.getMetadata() == null || service.getMetadata().getLabels() == null ? Map.of()
+                        : Collections.unmodifiableMap(new LinkedHashMap<>(service.getMetadata().getLabels())),
                 all == null ? List.of() : List.copyOf(all.keySet()));
     }
 
@@ -104,9 +107,15 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         for (JsonNode f : spec.path("ipFamilies")) {
             families.add(f.textValue());
         }
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (var it = tree.path("metadata").path("labels").fields(); it.hasNext(); ) {
+            var e = it.next();
+            labels.put(e.getKey(), e.getValue().textValue());
+        }
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
-                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families), List.copyOf(keys));
+                Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families),
+                Collections.unmodifiableMap(labels), List.copyOf(keys));
     }
 
     private static String text(JsonNode node) {

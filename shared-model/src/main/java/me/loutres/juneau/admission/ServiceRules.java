@@ -15,6 +15,7 @@ import me.loutres.juneau.ip.PoolEntry;
 import me.loutres.juneau.ip.SpecialPurposeRange;
 import me.loutres.juneau.policy.DefaultNetwork;
 import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.view.ClusterView;
 import me.loutres.juneau.view.RangeIndex;
@@ -75,13 +76,19 @@ final class ServiceRules implements KindRules {
         String name = review.objectName();
         String network = annotation(service, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK);
         boolean networkNameOk;
+        // who asks, for spec.serviceAllocation (docs/install.md, "Sharing a cluster between teams"); cross-object,
+        // so not for an object being deleted
+        NetworkAccess.Requester who = review.beingDeleted() ? null : new NetworkAccess.Requester(namespace, name,
+                view.namespaceLabels(namespace).orElse(null), service.labels());
         if (network == null || network.isEmpty()) {
             // no annotation: the default network serves it, as the controller will choose (docs/api-reference.md)
             NetworkChoice choice = DefaultNetwork.choose(network, view.serviceLoadBalancer(namespace, name).orElse(null),
-                    view.defaultNetworks());
+                    view.defaultNetworks(), who);
             networkNameOk = choice instanceof NetworkChoice.Named;
             if (choice instanceof NetworkChoice.Named n) {
                 network = n.network();
+            } else if (choice instanceof NetworkChoice.Unresolved u && u.notAllowed()) {
+                verdict.problem(Texts.NETWORK_FIELD + ": " + u.message());
             } else {
                 noNetwork(network, view, review, verdict);
             }
@@ -99,6 +106,7 @@ final class ServiceRules implements KindRules {
                 verdict.problem(Texts.NETWORK_FIELD + ": ExternalNetwork " + Texts.quote(network) + " does not exist; existing: "
                         + Texts.list(view.names(ClusterView.NamedKind.EXTERNAL_NETWORK)));
             } else {
+                NetworkAccess.refusal(net.get(), who).ifPresent(m -> verdict.problem(Texts.NETWORK_FIELD + ": " + m));
                 List<AddressPool> pools = matchingPools(net.get(), view, verdict);
                 if (requestedIp != null && !pools.isEmpty()) {
                     if (checkRequestedInPools(requested, requestedIp, network, pools, verdict)) {

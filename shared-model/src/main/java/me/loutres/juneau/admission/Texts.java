@@ -37,6 +37,11 @@ final class Texts {
         return list(items, MAX_LISTED);
     }
 
+    /** DNS-1123 label, as Kubernetes names of Namespaces must be. */
+    static boolean isDns1123Label(String s) {
+        return s != null && s.length() <= 63 && DNS1123_LABEL.matcher(s).matches();
+    }
+
     /** DNS-1123 subdomain, as Kubernetes names of cluster-scoped objects must be. */
     static boolean isDns1123Subdomain(String s) {
         if (s == null || s.isEmpty() || s.length() > 253) {

@@ -1,6 +1,7 @@
 package me.loutres.juneau.allocation;
 
 import java.util.List;
+import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 
 /** Whether a Service's ExternalNetwork can give it an address (docs/phases-and-conditions.md step 2). */
@@ -20,7 +21,15 @@ public sealed interface NetworkResolution {
         }
     }
 
-    /** The configuration cannot work; the message names the object and what to do. */
-    record Unavailable(String message) implements NetworkResolution {
+    /**
+     * The configuration cannot work; the message names the object and what to do.
+     *
+     * @param reason the condition's reason: {@code ExternalNetworkUnavailable}, or {@code NotAllowed} when the network
+     *               exists but does not let this Service use it ({@code policy/NetworkAccess})
+     */
+    record Unavailable(String message, String reason) implements NetworkResolution {
+        public Unavailable(String message) {
+            this(message, JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE);
+        }
     }
 }

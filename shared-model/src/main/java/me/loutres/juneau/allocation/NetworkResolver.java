@@ -10,6 +10,8 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.PoolEntry;
+import me.loutres.juneau.policy.NetworkAccess;
+import me.loutres.juneau.policy.NetworkChoice;
 
 /**
  * Pure resolution of a Service's ExternalNetwork (docs/phases-and-conditions.md step 2). Admission normally prevents every problem
@@ -93,6 +95,36 @@ public final class NetworkResolver {
             return new NetworkResolution.Unavailable(String.join("; ", problems));
         }
         return new NetworkResolution.Usable(networkName, type, pools);
+    }
+
+    /**
+     * The network a Service asks for ({@code DefaultNetwork.choose}), resolved for that Service: the controller's pass
+     * and {@code juneau validate}'s forecast read it from here, so they cannot disagree. A network that does not let
+     * the Service use it ({@link NetworkAccess}) is {@code Unavailable} with reason {@code NotAllowed}, whatever else
+     * it is; a Service holding a VIP keeps it (docs/phases-and-conditions.md).
+     *
+     * @param choice     which network
+     * @param networks   ExternalNetwork by name, null when missing
+     * @param who        the Service asking
+     * @param unreadable the reader's problem with an object, or empty
+     */
+    public static NetworkResolution resolve(NetworkChoice choice, Function<String, ExternalNetwork> networks,
+            Function<String, AddressPool> poolLookup, Function<HasMetadata, Optional<String>> unreadable,
+            NetworkAccess.Requester who) {
+        if (choice instanceof NetworkChoice.Unresolved u) {
+            return u.notAllowed() ? new NetworkResolution.Unavailable(u.message(), JuneauConstants.REASON_NOT_ALLOWED)
+                    : new NetworkResolution.Unavailable(u.message());
+        }
+        String name = choice.networkOrNull();
+        ExternalNetwork network = name == null ? null : networks.apply(name);
+        Optional<String> refused = network == null || who == null ? Optional.empty() : NetworkAccess.refusal(network, who);
+        if (refused.isPresent()) {
+            return new NetworkResolution.Unavailable(refused.get() + "; allow it in the ExternalNetwork's"
+                    + " spec.serviceAllocation, or re-create the Service with annotation "
+                    + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK + " naming a network it may use",
+                    JuneauConstants.REASON_NOT_ALLOWED);
+        }
+        return resolve(name, network, poolLookup, unreadable);
     }
 
     /**

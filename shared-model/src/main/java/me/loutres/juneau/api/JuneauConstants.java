@@ -118,6 +118,8 @@ public final class JuneauConstants {
     public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";
+    /** The Service's ExternalNetwork does not let it use it ({@code spec.serviceAllocation}); a VIP held is kept. */
+    public static final String REASON_NOT_ALLOWED = "NotAllowed";
     public static final String REASON_READY = "Ready";
     public static final String REASON_NO_READY_BACKENDS = "NoReadyBackends";
     public static final String REASON_NOT_ALLOCATED = "NotAllocated";

@@ -20,9 +20,24 @@ import me.loutres.juneau.selection.NodeEligibility;
 public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
         List<String> peers, Map<String, Map<String, String>> refusedWrites) {
 
-    /** One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need). */
-    public record SessionReport(String peer, String node, String state, String lastError) {
+    /**
+     * One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need).
+     *
+     * @param withheld why the node's BIRD does not carry the Service's network's routes on this session (its
+     *                 {@code status.withheldNetworks} entry for the network), or null when it carries them
+     */
+    public record SessionReport(String peer, String node, String state, String lastError, String withheld) {
         public static final String ESTABLISHED = "Established";
+
+        /** A session that carries the network's routes (nothing withheld). */
+        public SessionReport(String peer, String node, String state, String lastError) {
+            this(peer, node, state, lastError, null);
+        }
+
+        /** Established and sending the network's routes: the router has them from this node. */
+        public boolean carries() {
+            return established() && withheld == null;
+        }
 
         public boolean established() {
             return ESTABLISHED.equals(state);

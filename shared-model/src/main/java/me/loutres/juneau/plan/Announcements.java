@@ -15,7 +15,8 @@ import me.loutres.juneau.status.StatusInput.Announcement;
  * Condition {@code Announced} of a ServiceLoadBalancer with a VIP (docs/phases-and-conditions.md): whether the VIP
  * really reaches the network, from what the agents report. ARP: the elected node's agent set {@code Announced=True}
  * on the ARPAdvertisement. BGP: at least one advertising node has an Established session with a peer of the
- * network. Otherwise the message names what each node reported, so a user knows where to look.
+ * network that sends the network's routes (its BIRD did not refuse them: {@code status.withheldNetworks}). Otherwise
+ * the message names what each node reported, so a user knows where to look.
  */
 final class Announcements {
     /** Reasons an agent writes on an ARPAdvertisement it cannot answer (docs/phases-and-conditions.md). */
@@ -84,13 +85,19 @@ final class Announcements {
         for (String node : nodes) {
             List<AnnounceFacts.SessionReport> sessions = byNode.getOrDefault(node, List.of()).stream()
                     .sorted(java.util.Comparator.comparing(s -> String.valueOf(s.peer()))).toList();
-            List<String> established = sessions.stream().filter(AnnounceFacts.SessionReport::established)
+            List<String> established = sessions.stream().filter(AnnounceFacts.SessionReport::carries)
                     .map(AnnounceFacts.SessionReport::peer).toList();
+            List<AnnounceFacts.SessionReport> withheld = sessions.stream()
+                    .filter(s -> s.established() && s.withheld() != null).toList();
             if (!established.isEmpty()) {
                 up.add(node + " (" + String.join(", ", established) + ")");
             } else if (sessions.isEmpty() && facts.refused(node, JuneauConstants.KIND_BGP_SESSION) != null) {
                 down.add(RefusedWrites.writesRefused(node, JuneauConstants.KIND_BGP_SESSION,
                         facts.refused(node, JuneauConstants.KIND_BGP_SESSION)));
+            } else if (!withheld.isEmpty()) {
+                // Established, but its BIRD does not carry this network's routes: the router never learnt the VIP
+                down.add(node + ": its BIRD does not carry the routes of this network (" + withheld.stream()
+                        .map(s -> s.peer() + ": " + s.withheld()).collect(Collectors.joining("; ")) + ")");
             } else if (sessions.isEmpty()) {
                 down.add(node + ": no BGPSession" + (facts.peers().isEmpty() ? "" : " with " + String.join(", ",
                         facts.peers())) + " (no BGPPeer selects this node, or its juneau-agent does not run)");

@@ -186,8 +186,7 @@ public final class ServicePlanner {
                         + " and re-create the Service", parsed);
             }
             AllocationState state = resolution instanceof NetworkResolution.Unavailable un
-                    ? new AllocationState.KeptUnusable(vipText, pool,
-                            JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, un.message())
+                    ? new AllocationState.KeptUnusable(vipText, pool, un.reason(), un.message())
                     : new AllocationState.Allocated(vipText, pool);
             return new AllocationNeed.Keep(vipText, parsed.getAsLong(), pool, state);
         }

@@ -41,15 +41,36 @@ public final class DefaultNetwork {
      * @param networks  every ExternalNetwork of the cluster
      */
     public static NetworkChoice choose(String annotated, Collection<ExternalNetwork> networks) {
+        return choose(annotated, networks, null);
+    }
+
+    /**
+     * {@link #choose(String, Collection)} for a Service the default network must let in ({@link NetworkAccess}): the
+     * default is chosen only among the marked networks {@code who} may use (docs/install.md, "Sharing a cluster
+     * between teams").
+     *
+     * @param who the Service asking, or null to ignore {@code spec.serviceAllocation}
+     */
+    public static NetworkChoice choose(String annotated, Collection<ExternalNetwork> networks,
+            NetworkAccess.Requester who) {
         String name = annotated == null ? null : annotated.trim();
         if (name != null && !name.isEmpty()) {
             return new NetworkChoice.Named(name, false);
         }
-        List<String> defaults = defaults(networks);
+        List<ExternalNetwork> marked = networks.stream().filter(DefaultNetwork::isDefault)
+                .filter(n -> n.getMetadata().getName() != null)
+                .sorted(java.util.Comparator.comparing(n -> n.getMetadata().getName())).toList();
+        List<ExternalNetwork> usable = who == null ? marked
+                : marked.stream().filter(n -> NetworkAccess.allows(n, who)).toList();
+        List<String> defaults = usable.stream().map(n -> n.getMetadata().getName()).toList();
         if (defaults.size() == 1) {
             return new NetworkChoice.Named(defaults.get(0), true);
         }
         String none = "the Service has no annotation " + JuneauConstants.ANNOTATION_EXTERNAL_NETWORK;
+        if (defaults.isEmpty() && !marked.isEmpty()) {
+            return new NetworkChoice.Unresolved(none + ", and " + NetworkAccess.refusal(marked.get(0), who).orElseThrow()
+                    + "; set the annotation to an ExternalNetwork this Service may use", true);
+        }
         if (defaults.isEmpty()) {
             return new NetworkChoice.Unresolved(none + " and no ExternalNetwork is marked " + MARK
                     + "; set the annotation to the name of an ExternalNetwork, or mark one ExternalNetwork as the default");
@@ -67,13 +88,23 @@ public final class DefaultNetwork {
      * @param slb the Service's ServiceLoadBalancer, or null
      */
     public static NetworkChoice choose(String annotated, ServiceLoadBalancer slb, Collection<ExternalNetwork> networks) {
+        return choose(annotated, slb, networks, null);
+    }
+
+    /**
+     * {@link #choose(String, ServiceLoadBalancer, Collection)}, the default chosen only among the networks {@code who}
+     * may use. A network the VIP came from stays the Service's even when it no longer lets the Service in: the
+     * controller then says {@code NotAllowed} and keeps the VIP (docs/phases-and-conditions.md).
+     */
+    public static NetworkChoice choose(String annotated, ServiceLoadBalancer slb, Collection<ExternalNetwork> networks,
+            NetworkAccess.Requester who) {
         boolean unannotated = annotated == null || annotated.isBlank();
         String kept = slb == null || slb.getSpec() == null ? null : slb.getSpec().getExternalNetwork();
         String vip = slb == null || slb.getStatus() == null ? null : slb.getStatus().getVip();
         if (unannotated && kept != null && !kept.isBlank() && vip != null && !vip.isBlank()) {
             return new NetworkChoice.Named(kept.trim(), true);
         }
-        return choose(annotated, networks);
+        return choose(annotated, networks, who);
     }
 
     static String quoted(List<String> names) {

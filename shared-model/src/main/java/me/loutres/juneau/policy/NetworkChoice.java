@@ -18,8 +18,18 @@ public sealed interface NetworkChoice {
         }
     }
 
-    /** No annotation and no single default; the message names what is missing or in conflict, and the fix. */
-    record Unresolved(String message) implements NetworkChoice {
+    /**
+     * No annotation and no single default the Service may use; the message names what is missing or in conflict, and
+     * the fix.
+     *
+     * @param notAllowed true when a default network exists but does not let this Service use it
+     *                   ({@link NetworkAccess}): the controller's reason is then {@code NotAllowed}
+     */
+    record Unresolved(String message, boolean notAllowed) implements NetworkChoice {
+        public Unresolved(String message) {
+            this(message, false);
+        }
+
         @Override
         public String networkOrNull() {
             return null;

@@ -54,6 +54,14 @@ public final class LabelSelectors {
     }
 
     /**
+     * Whether any of {@code selectors} selects the labels, none at all selecting every node: a BGPPeer's
+     * {@code spec.nodeSelectors} (docs/api-reference.md, BGPPeer).
+     */
+    public static boolean anyMatches(List<LabelSelector> selectors, Map<String, String> labels) {
+        return selectors == null || selectors.isEmpty() || selectors.stream().anyMatch(s -> matches(s, labels));
+    }
+
+    /**
      * The first part Kubernetes would refuse, e.g. {@code matchExpressions[0].operator "Near" is not one of In,
      * NotIn, Exists, DoesNotExist}; empty when the selector is valid (an absent one is).
      */

@@ -18,13 +18,17 @@ public sealed interface AllocationState {
     record Pending(String reason, String message) implements AllocationState {
     }
 
-    /** The configuration cannot work: reasons {@code InvalidConfig}, {@code ExternalNetworkUnavailable}. Phase Error. */
+    /**
+     * The configuration cannot work: reasons {@code InvalidConfig}, {@code ExternalNetworkUnavailable},
+     * {@code NotAllowed}. Phase Error.
+     */
     record Failed(String reason, String message) implements AllocationState {
     }
 
     /**
      * Holds {@code vip} from {@code pool}, but the network cannot work any more (reason
-     * {@code ExternalNetworkUnavailable}): the record of truth is kept and the phase is Error until it is fixed.
+     * {@code ExternalNetworkUnavailable}) or no longer lets the Service use it ({@code NotAllowed}): the record of
+     * truth is kept and the phase is Error until it is fixed.
      */
     record KeptUnusable(String vip, String pool, String reason, String message) implements AllocationState {
     }
@@ -64,8 +68,8 @@ public sealed interface AllocationState {
         return new Pending(JuneauConstants.REASON_ADDRESS_CONFLICT, Messages.addressConflict(vip, holder));
     }
 
-    /** {@code Failed(ExternalNetworkUnavailable)} for an unusable network. */
+    /** {@code Failed(ExternalNetworkUnavailable)} for an unusable network, {@code Failed(NotAllowed)} for a refused one. */
     public static AllocationState of(NetworkResolution.Unavailable unavailable) {
-        return new Failed(JuneauConstants.REASON_EXTERNAL_NETWORK_UNAVAILABLE, unavailable.message());
+        return new Failed(unavailable.reason(), unavailable.message());
     }
 }

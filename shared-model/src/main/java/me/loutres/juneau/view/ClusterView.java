@@ -3,6 +3,7 @@ package me.loutres.juneau.view;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
@@ -92,4 +93,18 @@ public interface ClusterView {
      * keys are kept, never a value, and no other namespace is read (docs/admission.md, BGPPeer).
      */
     Optional<Set<String>> systemSecretKeys(String name);
+
+    /**
+     * The labels of the Namespace {@code name} (empty map when it has none), empty when the view does not know that
+     * Namespace: who may use an ExternalNetwork reads them ({@code policy/NetworkAccess}). Only names and labels are
+     * kept of Namespaces.
+     */
+    Optional<Map<String, String>> namespaceLabels(String name);
+
+    /**
+     * Why the value of {@code key} in the Secret {@code name} of juneau-system cannot be a BGPPeer's password
+     * ({@code bgp/Md5PasswordRule}: e.g. {@code is 96 bytes long}); empty when it can, or when there is no such Secret
+     * or key. The view keeps this verdict as the Secret arrives, never the value.
+     */
+    Optional<String> systemSecretPasswordProblem(String name, String key);
 }

@@ -34,6 +34,7 @@ public final class KubeObjects {
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE, BFDProfile.class),
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION, BGPSession.class),
             Map.entry("/Node", Node.class),
+            Map.entry("/Namespace", io.fabric8.kubernetes.api.model.Namespace.class),
             Map.entry("/Service", Service.class),
             Map.entry("/Secret", io.fabric8.kubernetes.api.model.Secret.class),
             Map.entry("networking.k8s.io/ServiceCIDR", io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR.class));

@@ -2,6 +2,7 @@ package me.loutres.juneau.view;
 
 import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
@@ -54,6 +55,8 @@ public final class SnapshotClusterView implements ClusterView {
     private final Map<String, BGPPeer> peers = new LinkedHashMap<>();
     private final Map<String, BFDProfile> bfdProfiles = new LinkedHashMap<>();
     private final Map<String, Set<String>> systemSecretKeys = new LinkedHashMap<>();
+    private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    private final Map<String, Secret> systemSecrets = new LinkedHashMap<>();
     private final KeyIndex<BGPPeer> peersByAddress = new KeyIndex<>(p -> p.getSpec() == null
             || p.getSpec().getPeerAddress() == null ? List.of() : List.of(p.getSpec().getPeerAddress()));
     private final KeyIndex<BGPPeer> peersByBfdProfile = new KeyIndex<>(p -> p.getSpec() == null
@@ -132,6 +135,9 @@ public final class SnapshotClusterView implements ClusterView {
         } else if (o instanceof Secret secret
                 && JuneauConstants.SYSTEM_NAMESPACE.equals(secret.getMetadata().getNamespace())) {
             systemSecretKeys.put(name, Collections.unmodifiableSet(new TreeSet<>(Secrets.keys(secret))));
+            systemSecrets.put(name, secret);
+        } else if (o instanceof Namespace ns) {
+            namespaceLabels.put(name, ViewKeys.labels(ns));
         }
         return this;
     }
@@ -273,8 +279,19 @@ public final class SnapshotClusterView implements ClusterView {
     }
 
     @Override
+    public Optional<Map<String, String>> namespaceLabels(String name) {
+        return Optional.ofNullable(name == null ? null : namespaceLabels.get(name));
+    }
+
+    @Override
     public Optional<Set<String>> systemSecretKeys(String name) {
         return Optional.ofNullable(systemSecretKeys.get(name));
+    }
+
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        Secret secret = systemSecrets.get(name);
+        return secret == null ? Optional.empty() : Secrets.passwordProblem(secret, key);
     }
 
     /** Objects by the keys {@code keys} gives each (exact match), in the order they were added. */

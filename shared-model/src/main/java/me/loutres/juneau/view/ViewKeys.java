@@ -126,4 +126,13 @@ public final class ViewKeys {
         String ns = o.getMetadata().getNamespace();
         return ns == null || ns.isEmpty() ? o.getMetadata().getName() : ns + "/" + o.getMetadata().getName();
     }
+
+    /**
+     * An object's labels as an unmodifiable copy, empty when it has none: what the views keep of a Namespace (who may
+     * use an ExternalNetwork reads nothing else of it).
+     */
+    public static java.util.Map<String, String> labels(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        java.util.Map<String, String> l = o == null || o.getMetadata() == null ? null : o.getMetadata().getLabels();
+        return l == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.HashMap<>(l));
+    }
 }

@@ -50,6 +50,10 @@ class BgpAdmissionRulesTest {
                 + "\n  resourceVersion: \"400\"\nspec:\n" + specLines;
     }
 
+    static String base64(String s) {
+        return java.util.Base64.getEncoder().encodeToString(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     static final String BASE = "  peerAddress: 198.18.0.9\n  peerASN: 64512\n  myASN: 64513\n";
 
     static String profile(String name, String specLines) {
@@ -87,7 +91,12 @@ class BgpAdmissionRulesTest {
                 "apiVersion: v1\nkind: Secret\nmetadata:\n  name: bgp-auth\n  namespace: juneau-system\n"
                         + "data:\n  password: c2VjcmV0\n  other: eA==\n",
                 "apiVersion: v1\nkind: Secret\nmetadata:\n  name: elsewhere\n  namespace: default\n"
-                        + "data:\n  password: c2VjcmV0\n");
+                        + "data:\n  password: c2VjcmV0\n",
+                "apiVersion: v1\nkind: Secret\nmetadata:\n  name: odd-auth\n  namespace: juneau-system\ndata:\n"
+                        + "  e80: " + base64("\u00e9".repeat(40)) + "\n  e82: " + base64("\u00e9".repeat(41)) + "\n"
+                        + "  latin1: " + java.util.Base64.getEncoder().encodeToString(new byte[] {(byte) 0xe9, 'x'})
+                        + "\n  quote: " + base64("a\"b") + "\n  empty: \"\"\n"
+                        + "stringData:\n  nl: \"a\\nb\"\n");
     }
 
     static {
@@ -112,11 +121,11 @@ class BgpAdmissionRulesTest {
         deny("peer: port out of range", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  peerPort: 0\n")),
                 "spec.peerPort: 0 is out of range; accepted: 1 to 65535 (default 179)");
         deny("peer: holdTime not a duration", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: \"90\"\n")),
-                "spec.holdTime: \"90\" is not a duration; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s (units h, m, s, ms)");
+                "spec.holdTime: \"90\" is not a duration; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s (Go/Kubernetes duration form: units h, m, s, ms, us, ns, e.g. 1m30s)");
         deny("peer: holdTime out of range", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 2s\n")),
                 "spec.holdTime: \"2s\" is out of range; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s");
         deny("peer: holdTime not whole seconds", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 1500ms\n")),
-                "spec.holdTime: \"1500ms\" is not a whole number of seconds; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s");
+                "spec.holdTime: \"1500ms\" is not a whole number of seconds (BIRD's BGP timers are whole seconds); accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s");
         allow("peer: holdTime in minutes and seconds", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 1m30s\n  keepaliveTime: 30s\n")));
         deny("peer: keepalive not less than hold", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 9s\n  keepaliveTime: 9s\n")),
                 "spec.keepaliveTime: \"9s\" is not less than spec.holdTime (\"9s\"); accepted: 1s to 8s (default a third of holdTime, 3s)");
@@ -127,6 +136,44 @@ class BgpAdmissionRulesTest {
         allow("peer: keepalive 0s with hold 0s", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 0s\n  keepaliveTime: \"0\"\n")));
         deny("peer: keepalive with hold 0s", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: 0s\n  keepaliveTime: 5s\n")),
                 "spec.keepaliveTime: \"5s\" is not less than spec.holdTime (\"0s\"); accepted: 0s or no keepaliveTime, as holdTime is 0s");
+        // BGPPeer: what BIRD would refuse (issue 37: each of these stopped BGP on every node)
+        allow("peer: durations in Go's every form", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE
+                + "  holdTime: 0.3s2.4s0.3s\n  keepaliveTime: \"1.s\"\n")));
+        allow("peer: holdTime \"0\"", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: \"0\"\n")));
+        allow("peer: holdTime +1h2m", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  holdTime: +1h2m\n  keepaliveTime: .5m\n")));
+        deny("peer: durations Go refuses", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE
+                        + "  holdTime: \" 90s\"\n  keepaliveTime: s\n")),
+                "spec.holdTime: \" 90s\" is not a duration; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s (Go/Kubernetes duration form: units h, m, s, ms, us, ns, e.g. 1m30s); "
+                        + "spec.keepaliveTime: \"s\" is not a duration; accepted: a duration shorter than holdTime, e.g. 30s (Go/Kubernetes duration form: units h, m, s, ms, us, ns, e.g. 1m30s)");
+        deny("peer: a negative hold time, a fraction of a second", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE
+                        + "  holdTime: -9s\n  keepaliveTime: .5s\n")),
+                "spec.holdTime: \"-9s\" is out of range; accepted: 0s (no hold timer) or 3s to 65535s, e.g. 90s; "
+                        + "spec.keepaliveTime: \".5s\" is not a whole number of seconds (BIRD's BGP timers are whole seconds); accepted: a duration shorter than holdTime, e.g. 30s");
+        deny("peer: multihop eBGP with BFD and no sourceAddress", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE
+                        + "  ebgpMultiHop: true\n  bfdProfile: fast\n")),
+                "spec.sourceAddress: missing, but the session is multihop (spec.ebgpMultiHop is true) and uses BFD (spec.bfdProfile \"fast\"); BIRD sends BFD for a multihop session from a fixed address (\"Multihop BGP with BFD requires specified local address\"); accepted: the nodes' address towards the peer in spec.sourceAddress, or no bfdProfile");
+        deny("peer: iBGP with BFD and no sourceAddress", PEERS, () -> Requests.peer("CREATE").object(peer("p",
+                        "  peerAddress: 198.18.0.9\n  peerASN: 64512\n  myASN: 64512\n  bfdProfile: fast\n")),
+                "spec.sourceAddress: missing, but the session is multihop (iBGP: peerASN equals myASN) and uses BFD (spec.bfdProfile \"fast\"); BIRD sends BFD for a multihop session from a fixed address (\"Multihop BGP with BFD requires specified local address\"); accepted: the nodes' address towards the peer in spec.sourceAddress, or no bfdProfile");
+        allow("peer: iBGP with BFD and a sourceAddress; link-local IPv4 is a neighbour", PEERS, () -> Requests.peer("CREATE").object(peer("p",
+                "  peerAddress: 169.254.0.1\n  peerASN: 64512\n  myASN: 64512\n  bfdProfile: fast\n  sourceAddress: 169.254.0.2\n")));
+        deny("peer: addresses that cannot be neighbours", PEERS, () -> Requests.peer("CREATE").object(peer("p",
+                        "  peerAddress: 0.0.0.0\n  peerASN: 64512\n  myASN: 64513\n  sourceAddress: 127.0.0.1\n")),
+                "spec.peerAddress: 0.0.0.0 is in 0.0.0.0/8 (\"this network\", a source address only), which cannot be a BGP session's address; accepted: a unicast IPv4 address, e.g. 192.0.2.1; "
+                        + "spec.sourceAddress: 127.0.0.1 is in 127.0.0.0/8 (loopback: this node itself), which cannot be a BGP session's address; accepted: a unicast IPv4 address, e.g. 192.0.2.1");
+        deny("peer: broadcast and multicast", PEERS, () -> Requests.peer("CREATE").object(peer("p",
+                        "  peerAddress: 255.255.255.255\n  peerASN: 64512\n  myASN: 64513\n  sourceAddress: 224.0.0.1\n")),
+                "spec.peerAddress: 255.255.255.255 is in 240.0.0.0/4 (reserved, with the broadcast address 255.255.255.255), which cannot be a BGP session's address; accepted: a unicast IPv4 address, e.g. 192.0.2.1; "
+                        + "spec.sourceAddress: 224.0.0.1 is in 224.0.0.0/4 (multicast: not a unicast address), which cannot be a BGP session's address; accepted: a unicast IPv4 address, e.g. 192.0.2.1");
+        allow("peer: a password of 80 bytes of UTF-8 (40 two-byte characters)", PEERS,
+                () -> Requests.peer("CREATE").object(peer("p", BASE + "  passwordSecret: {name: odd-auth, key: e80}\n")));
+        for (String[] bad : new String[][] {{"e82", "is 82 bytes long"}, {"latin1", "is not valid UTF-8"},
+                {"quote", "contains a double quote"}, {"empty", "is empty"}, {"nl", "contains a line break"}}) {
+            deny("peer: a password that " + bad[1], PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE
+                            + "  passwordSecret: {name: odd-auth, key: " + bad[0] + "}\n")),
+                    "spec.passwordSecret: the value of key \"" + bad[0] + "\" in Secret juneau-system/odd-auth " + bad[1]
+                            + "; accepted: 1 to 80 bytes of UTF-8 (the kernel's TCP MD5 key limit) without a double quote, backslash, line break or NUL");
+        }
         // BGPPeer: what it names
         deny("peer: unknown BFDProfile", PEERS, () -> Requests.peer("CREATE").object(peer("p", BASE + "  bfdProfile: slow\n")),
                 "spec.bfdProfile: BFDProfile \"slow\" does not exist; accepted: the name of an existing BFDProfile (kubectl get bfdprofiles), or no bfdProfile");
@@ -302,6 +349,8 @@ class BgpAdmissionRulesTest {
         me.loutres.juneau.view.SnapshotClusterView view = (me.loutres.juneau.view.SnapshotClusterView) cluster();
         assertThat(view.systemSecretKeys("bgp-auth")).contains(Set.of("other", "password"));
         assertThat(view.systemSecretKeys("elsewhere")).isEmpty();
-        assertThat(view.objects().toString()).doesNotContain("c2VjcmV0");
+        assertThat(view.objects().toString()).doesNotContain("c2VjcmV0").doesNotContain(base64("a\"b"));
+        assertThat(view.systemSecretPasswordProblem("odd-auth", "quote")).contains("contains a double quote");
+        assertThat(view.systemSecretPasswordProblem("odd-auth", "e80")).isEmpty();
     }
 }

@@ -166,4 +166,14 @@ final class CountingClusterView implements ClusterView {
     public Optional<Set<String>> systemSecretKeys(String name) {
         return count("systemSecretKeys", inner.systemSecretKeys(name));
     }
+
+    @Override
+    public Optional<java.util.Map<String, String>> namespaceLabels(String name) {
+        return count("namespaceLabels", inner.namespaceLabels(name));
+    }
+
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        return count("systemSecretPasswordProblem", inner.systemSecretPasswordProblem(name, key));
+    }
 }

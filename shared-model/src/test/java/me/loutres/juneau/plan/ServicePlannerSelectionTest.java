@@ -223,7 +223,18 @@ class ServicePlannerSelectionTest {
         SessionReport aDown = new SessionReport("tor-1", "node-a", "Active", "connection refused");
         SessionReport bOther = new SessionReport("tor-9", "node-b", "Established", null);
         SessionReport bIdle = new SessionReport("tor-1", "node-b", "Idle", null);
+        String refused = "BIRD refused ExternalNetwork public, left out of this node's configuration: bird.conf:12:36"
+                + " filter preevaluation";
+        SessionReport aWithheld = new SessionReport("tor-1", "node-a", "Established", null, refused);
+        SessionReport bUp = new SessionReport("tor-1", "node-b", "Established", null);
         return Stream.of(
+                Arguments.of("established but its BIRD withholds the network's routes", List.of(aWithheld, bUp),
+                        List.of(), "True/Announced", "VIP 10.0.0.1 is announced by node-b (tor-1); not by node-a:"
+                                + " its BIRD does not carry the routes of this network (tor-1: " + refused + ")"),
+                Arguments.of("every node withholds them", List.of(aWithheld), List.of(), "False/NotAnnounced",
+                        "node-a: its BIRD does not carry the routes of this network (tor-1: " + refused + ");"
+                                + " node-b: no BGPSession (no BGPPeer selects this node, or its juneau-agent does"
+                                + " not run); check kubectl get bgpsessions and the peers"),
                 Arguments.of("one node established", List.of(aUp, bIdle), List.of(), "True/Announced",
                         "VIP 10.0.0.1 is announced by node-a (tor-1); not by node-b: no Established session"
                                 + " (tor-1: Idle)"),

@@ -14,13 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import me.loutres.juneau.rbac.RequestAttributes;
 
 /**
  * Least privilege, checked both ways, for a component whose API calls a test recorded: every call is granted by its
- * RBAC manifest, and the manifest grants nothing those calls do not use.
+ * RBAC manifest, and the manifest grants nothing those calls do not use. A call is read and a grant matched by the
+ * same code the local API server authorizes with ({@link RequestAttributes}, {@link me.loutres.juneau.rbac.PolicyRule}).
  */
 public final class RbacCheck {
     private RbacCheck() {
@@ -40,9 +44,11 @@ public final class RbacCheck {
                     + (namespace == null ? "" : " in " + namespace);
         }
 
-        boolean covers(Permission call) {
-            return group.equals(call.group()) && resource.equals(call.resource()) && verb.equals(call.verb())
-                    && (namespace == null || namespace.equals(call.namespace()));
+        /** Whether a rule granting only this permission (in a Role of its namespace) allows the call. */
+        boolean covers(RequestAttributes call) {
+            return (namespace == null || namespace.equals(call.namespace()))
+                    && new me.loutres.juneau.rbac.PolicyRule(List.of(verb), List.of(group), List.of(resource),
+                            List.of(), List.of()).matches(call);
         }
     }
 
@@ -52,11 +58,14 @@ public final class RbacCheck {
      */
     public static void assertCallsMatchGrants(String component, Path rbac, Collection<String[]> calls,
             KubernetesClient client) throws IOException {
+        List<RequestAttributes> requests = calls.stream().map(c -> attributes(c[0], c[1])).toList();
         Set<Permission> used = new TreeSet<>();
-        calls.forEach(c -> used.add(toPermission(c[0], c[1])));
+        requests.forEach(r -> used.add(toPermission(r)));
         List<Permission> granted = granted(component, rbac, client);
-        List<Permission> ungranted = used.stream().filter(p -> granted.stream().noneMatch(g -> g.covers(p))).toList();
-        List<Permission> unused = granted.stream().filter(g -> used.stream().noneMatch(g::covers)).toList();
+        Set<Permission> ungranted = new TreeSet<>();
+        requests.stream().filter(r -> granted.stream().noneMatch(g -> g.covers(r)))
+                .forEach(r -> ungranted.add(toPermission(r)));
+        List<Permission> unused = granted.stream().filter(g -> requests.stream().noneMatch(g::covers)).toList();
         assertThat(ungranted).as("calls %s does not grant (all calls: %s)", rbac, used).isEmpty();
         assertThat(unused).as("grants of %s the %s never uses (all calls: %s)", rbac, component, used).isEmpty();
     }
@@ -85,36 +94,22 @@ public final class RbacCheck {
         return out;
     }
 
-    /** Maps a REST call to what RBAC checks: {@code /apis/<group>/<version>[/namespaces/<ns>]/<res>[/<name>[/<sub>]]}. */
-    public static Permission toPermission(String method, String pathAndQuery) {
+    /** What RBAC checks for a REST call (method, path and query), as the API server reads it. */
+    public static RequestAttributes attributes(String method, String pathAndQuery) {
         URI uri = URI.create(pathAndQuery);
-        String[] parts = uri.getPath().replaceFirst("^/", "").split("/");
-        int i;
-        String group;
-        if ("api".equals(parts[0])) {
-            group = "";
-            i = 2;
-        } else {
-            group = parts[1];
-            i = 3;
+        Map<String, String> query = new HashMap<>();
+        if (uri.getQuery() != null) {
+            for (String pair : uri.getQuery().split("&")) {
+                int eq = pair.indexOf('=');
+                query.putIfAbsent(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+            }
         }
-        String ns = null;
-        if (parts.length > i + 2 && "namespaces".equals(parts[i])) {
-            ns = parts[i + 1];
-            i += 2;
-        }
-        String resource = parts[i];
-        String name = parts.length > i + 1 ? parts[i + 1] : null;
-        String sub = parts.length > i + 2 ? parts[i + 2] : null;
-        String query = uri.getQuery() == null ? "" : uri.getQuery();
-        String verb = switch (method) {
-            case "GET" -> query.contains("watch=true") ? "watch" : name == null ? "list" : "get";
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> name == null ? "deletecollection" : "delete";
-            default -> method;
-        };
-        return new Permission(group, sub == null ? resource : resource + "/" + sub, verb, ns);
+        return RequestAttributes.of(method, uri.getPath(), query);
+    }
+
+    /** The permission a call needs: {@code core services/status update}, {@code coordination.k8s.io leases get in ns}. */
+    public static Permission toPermission(RequestAttributes call) {
+        return new Permission(call.apiGroup(), call.resourceAndSubresource(), call.verb(),
+                call.namespace().isEmpty() ? null : call.namespace());
     }
 }

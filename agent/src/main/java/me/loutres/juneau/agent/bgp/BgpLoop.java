@@ -33,6 +33,7 @@ public final class BgpLoop implements AutoCloseable {
     /** Read by the ARP loop without waiting for the driver, which may be busy with BIRD for a while. */
     private volatile boolean birdRunning;
     private List<String> lastPlanProblems = List.of();
+    private String lastFailure;
 
     /** @param replan asks for a new plan (a Secret a peer names appeared or changed) */
     public BgpLoop(BgpDriver bgp, SessionWriter sessions, NodeSources sources, Runnable replan) {
@@ -67,8 +68,15 @@ public final class BgpLoop implements AutoCloseable {
                 replan.run(); // a password appeared or changed: plan again with it
             }
             sessions.write(plan.sessions(), reports, sources.unknownPeers());
+            lastFailure = null;
         } catch (RuntimeException e) {
-            LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
+            // the next turn tries again, and fails the same way until something changes: said once, not every turn
+            if (!e.toString().equals(lastFailure)) {
+                LOG.warn("BGP turn failed (retried on the next one): {}", e.toString());
+            } else {
+                LOG.debug("BGP turn failed again: {}", e.toString());
+            }
+            lastFailure = e.toString();
         }
     }
 

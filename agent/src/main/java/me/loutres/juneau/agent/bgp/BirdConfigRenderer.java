@@ -1,7 +1,9 @@
 package me.loutres.juneau.agent.bgp;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.regex.Pattern;
+import me.loutres.juneau.bgp.Community;
+import me.loutres.juneau.bgp.Md5PasswordRule;
 
 /**
  * BIRD 2's configuration for a {@link BirdConfig}, as deterministic text. Pure.
@@ -14,30 +16,7 @@ import java.util.regex.Pattern;
  * Nothing is imported and no kernel protocol exists: the node programs no route (kube-proxy delivers the traffic).
  */
 public final class BirdConfigRenderer {
-    /** Kubernetes object names (DNS-1123 subdomains): safe inside BIRD's quoted symbols and strings. */
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?");
-    /** BIRD's strings end at the next double quote and have no escapes. */
-    private static final Pattern PASSWORD = Pattern.compile("[^\"\\\\\\n\\r\\x00]{1,80}");
-
     private BirdConfigRenderer() {
-    }
-
-    public static String protocolName(String peer) {
-        return "peer:" + peer;
-    }
-
-    public static String staticName(String network) {
-        return "net:" + network;
-    }
-
-    /** The peer a BGP protocol speaks for, or null for a protocol that is not a peer's. */
-    public static String peerOf(String protocol) {
-        return protocol.startsWith("peer:") ? protocol.substring(5) : null;
-    }
-
-    /** Whether a password can be written into BIRD's configuration (docs/bgp.md says which cannot). */
-    public static boolean writablePassword(String password) {
-        return PASSWORD.matcher(password).matches();
     }
 
     public static String render(BirdConfig config) {
@@ -63,7 +42,8 @@ public final class BirdConfigRenderer {
     }
 
     private static void renderRoutes(StringBuilder out, NetworkRoutes network) {
-        out.append("\nprotocol static '").append(staticName(name(network.network()))).append("' {\n")
+        comment(out, "ExternalNetwork", network.network());
+        out.append("\nprotocol static '").append(BirdSymbols.network(network.network())).append("' {\n")
                 .append("  ipv4;\n");
         for (Prefix p : network.prefixes()) {
             // blackhole: a route BIRD keeps up without a next hop; BGP sends it with next hop self
@@ -73,12 +53,13 @@ public final class BirdConfigRenderer {
     }
 
     private static void renderFilter(StringBuilder out, Neighbor neighbor, List<NetworkRoutes> networks) {
-        out.append("\nfilter '").append(exportFilterName(name(neighbor.peer()))).append("' {\n");
+        comment(out, "BGPPeer", neighbor.peer());
+        out.append("\nfilter '").append(BirdSymbols.exportFilter(neighbor.peer())).append("' {\n");
         for (NetworkRoutes network : networks) {
             if (!neighbor.networks().contains(network.network())) {
                 continue;
             }
-            out.append("  if proto = \"").append(staticName(network.network())).append("\" then {\n");
+            out.append("  if proto = \"").append(BirdSymbols.network(network.network())).append("\" then {\n");
             for (Community c : network.communities()) {
                 if (c instanceof Community.Standard s) {
                     out.append("    bgp_community.add((").append(s.asn()).append(", ").append(s.value()).append("));\n");
@@ -95,12 +76,8 @@ public final class BirdConfigRenderer {
         out.append("  reject;\n}\n");
     }
 
-    static String exportFilterName(String peer) {
-        return "export:" + peer;
-    }
-
     private static void renderSession(StringBuilder out, Neighbor n) {
-        out.append("\nprotocol bgp '").append(protocolName(name(n.peer()))).append("' {\n");
+        out.append("\nprotocol bgp '").append(BirdSymbols.peer(n.peer())).append("' {\n");
         out.append("  local as ").append(n.localAs()).append(";\n");
         if (n.sourceAddress() != null) {
             out.append("  source address ").append(address(n.sourceAddress())).append(";\n");
@@ -117,10 +94,11 @@ public final class BirdConfigRenderer {
             out.append("  direct;\n");
         }
         if (n.password() != null) {
-            if (!writablePassword(n.password())) {
-                throw new IllegalArgumentException("the password of peer " + n.peer()
-                        + " cannot be written for BIRD (1-80 characters without a double quote, backslash or line break)");
-            }
+            // the planner gives only passwords the rule accepts; a quote written here would break the whole file
+            Md5PasswordRule.problem(n.password().getBytes(StandardCharsets.UTF_8)).ifPresent(problem -> {
+                throw new IllegalArgumentException("the password of peer " + n.peer() + " " + problem
+                        + " and cannot be written for BIRD; " + Md5PasswordRule.ACCEPTED);
+            });
             out.append("  password \"").append(n.password()).append("\";\n");
         }
         if (n.bfd() != null) {
@@ -135,16 +113,16 @@ public final class BirdConfigRenderer {
         // no graceful restart: a peer that kept our routes after the agent died would send traffic to a dead node
         out.append("  graceful restart off;\n")
                 .append("  long lived graceful restart off;\n")
-                .append("  ipv4 { import none; export filter '").append(exportFilterName(n.peer()))
+                .append("  ipv4 { import none; export filter '").append(BirdSymbols.exportFilter(n.peer()))
                 .append("'; next hop self; };\n")
                 .append("}\n");
     }
 
-    private static String name(String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("'" + name + "' is not a Kubernetes object name");
+    /** The full name beside a symbol that had to be shortened: what a person reading bird.conf looks for. */
+    private static void comment(StringBuilder out, String kind, String name) {
+        if (BirdSymbols.shortened(name)) {
+            out.append("\n# ").append(kind).append(' ').append(name);
         }
-        return name;
     }
 
     private static String address(String address) {

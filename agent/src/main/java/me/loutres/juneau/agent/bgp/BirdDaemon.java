@@ -98,10 +98,10 @@ public final class BirdDaemon implements AutoCloseable {
             long started = System.nanoTime();
             Process p;
             try {
-                p = new ProcessBuilder(command()).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+                p = new ProcessBuilder(command()).redirectErrorStream(true).start();
                 process = p;
-                awaitSocket(p);
+                BirdOutput output = BirdOutput.follow(p);
+                awaitSocket(p, output);
                 firstStart.complete(null);
             } catch (IOException e) {
                 if (!firstStart.isDone()) {
@@ -142,12 +142,17 @@ public final class BirdDaemon implements AutoCloseable {
         return cmd;
     }
 
-    /** Waits until the control socket answers, or fails when BIRD exits first (it names the problem on stderr). */
-    private void awaitSocket(Process p) throws IOException {
+    /**
+     * Waits until the control socket answers, or fails when BIRD exits first with BIRD's own words (it names the
+     * problem on stderr, e.g. {@code bird: /run/juneau/bird/bird.conf:14:74 Symbol too long}).
+     */
+    private void awaitSocket(Process p, BirdOutput output) throws IOException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
-                throw new IOException("BIRD exited with status " + p.exitValue() + " at start (see its output above)");
+                String said = output.lastLines();
+                throw new IOException("BIRD exited with status " + p.exitValue() + " at start"
+                        + (said.isEmpty() ? " and said nothing" : ": " + said));
             }
             if (Files.exists(socket)) {
                 try (BirdControl c = BirdControl.connect(socket)) {

@@ -1,6 +1,7 @@
 package me.loutres.juneau.agent.bgp;
 
 import java.util.List;
+import me.loutres.juneau.bgp.Community;
 
 /**
  * The routes this node announces for one ExternalNetwork, with the network's attributes.

@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import me.loutres.juneau.api.v1alpha1.BGPSessionStatus;
+import me.loutres.juneau.api.v1alpha1.WithheldNetwork;
 
 /**
  * A BGPSession's status from a {@link SessionReport} (docs/api-reference.md, BGPSession). Pure: the time comes in.
@@ -27,6 +28,8 @@ public final class SessionStatuses {
         s.setSince(sameState ? previous.getSince() : at);
         s.setRoutesAdvertised(r.routes());
         s.setLastError(r.lastError());
+        s.setWithheldNetworks(r.withheld().isEmpty() ? null : r.withheld().entrySet().stream()
+                .map(e -> new WithheldNetwork(e.getKey(), e.getValue())).toList());
         s.setObservedGeneration(generation);
         String status = r.established() ? "True" : "False";
         Condition old = previous == null || previous.getConditions() == null ? null : previous.getConditions().stream()
@@ -34,7 +37,8 @@ public final class SessionStatuses {
         String transition = old != null && status.equals(old.getStatus()) && old.getLastTransitionTime() != null
                 ? old.getLastTransitionTime() : at;
         String message = r.established() ? "BGP session Established" + (r.bfdState() == null ? ""
-                : ", BFD " + r.bfdState()) : "BGP session " + r.state() + (r.lastError() == null ? ""
+                : ", BFD " + r.bfdState()) + (r.withheld().isEmpty() ? "" : "; routes of " + String.join(", ",
+                r.withheld().keySet()) + " not sent (see withheldNetworks)") : "BGP session " + r.state() + (r.lastError() == null ? ""
                 : ": " + r.lastError());
         s.setConditions(List.of(new ConditionBuilder().withType(CONDITION_ESTABLISHED).withStatus(status)
                 .withReason(r.state()).withMessage(message).withObservedGeneration(generation)
@@ -48,6 +52,7 @@ public final class SessionStatuses {
                 && Objects.equals(a.getBfdState(), b.getBfdState()) && Objects.equals(a.getSince(), b.getSince())
                 && Objects.equals(a.getRoutesAdvertised(), b.getRoutesAdvertised())
                 && Objects.equals(a.getLastError(), b.getLastError())
+                && Objects.equals(a.getWithheldNetworks(), b.getWithheldNetworks())
                 && Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
                 && Objects.equals(a.getConditions(), b.getConditions());
     }

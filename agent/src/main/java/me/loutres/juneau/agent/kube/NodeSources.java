@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -29,6 +28,7 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.runtime.watch.Watched;
 import me.loutres.juneau.runtime.watch.WatchedCache;
+import me.loutres.juneau.view.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,15 +196,10 @@ public final class NodeSources {
         }
     }
 
+    /** Each value as base64 of its bytes: the planner judges the bytes themselves (Md5PasswordRule), not a decoding. */
     private static Map<String, String> decode(Secret s) {
         Map<String, String> out = new HashMap<>();
-        if (s.getData() != null) {
-            s.getData().forEach((k, v) -> out.put(k, new String(Base64.getDecoder().decode(v),
-                    StandardCharsets.UTF_8)));
-        }
-        if (s.getStringData() != null) {
-            out.putAll(s.getStringData());
-        }
+        Secrets.values(s).forEach((k, v) -> out.put(k, Base64.getEncoder().encodeToString(v)));
         return out;
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import me.loutres.juneau.agent.bgp.RefusalLocator;
 import me.loutres.juneau.agent.bgp.SessionReport;
 import me.loutres.juneau.agent.bgp.SessionStatuses;
 import me.loutres.juneau.agent.plan.NodePlan;
@@ -40,6 +41,8 @@ public final class SessionWriter {
     private static final Logger LOG = LoggerFactory.getLogger(SessionWriter.class);
     public static final String EVENT_SESSION_UP = "BGPSessionUp";
     public static final String EVENT_SESSION_DOWN = "BGPSessionDown";
+    /** On an ExternalNetwork whose routes this node's BIRD refused (docs/bgp.md, "Troubleshooting"). */
+    public static final String EVENT_ROUTES_WITHHELD = "RoutesWithheld";
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
     /** The start of a stopped agent's lastError (docs/bgp.md, "SIGTERM"). */
     public static final String STOPPED = "juneau-agent stopped on node ";
@@ -53,6 +56,8 @@ public final class SessionWriter {
     private final Map<String, BGPSessionStatus> written = new HashMap<>();
     private final Map<String, Boolean> wasEstablished = new HashMap<>();
     private final Map<String, String> lastErrorEvent = new HashMap<>();
+    /** The withheld networks last told in an Event, by network: the reason without BIRD's line numbers. */
+    private final Map<String, String> withheldEvent = new HashMap<>();
     /** This node's BGPSessions believed to exist, by name, each with its owner's uid (null: unknown); null until listed. */
     private Map<String, String> existing;
     private final Map<String, Long> lastDelete = new HashMap<>();
@@ -71,6 +76,7 @@ public final class SessionWriter {
     public void write(List<NodePlan.SessionPlan> plans, List<SessionReport> reports, Set<String> keepPeers) {
         Map<String, SessionReport> byPeer = new HashMap<>();
         reports.forEach(r -> byPeer.put(r.peer(), r));
+        withheldEvents(reports);
         listOnce();
         for (NodePlan.SessionPlan plan : plans) {
             SessionReport r = byPeer.get(plan.peer());
@@ -200,13 +206,33 @@ public final class SessionWriter {
                             + (r.lastError() == null ? "" : " (" + r.lastError() + ")")));
         }
         String error = r.lastError();
-        if (error != null && !r.established() && !error.equals(lastErrorEvent.get(plan.peer()))
+        String said = RefusalLocator.withoutPlace(error);
+        if (error != null && !r.established() && !said.equals(lastErrorEvent.get(plan.peer()))
                 && (plan.problem() != null || error.startsWith("BIRD"))) {
             // a configuration problem of ours (not BIRD's words about the wire): one Warning per distinct problem
             reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, peerRef(plan), "Warning", EVENT_SESSION_DOWN,
                     "node " + node + " cannot keep this session: " + error);
         }
-        lastErrorEvent.put(plan.peer(), error);
+        lastErrorEvent.put(plan.peer(), said);
+    }
+
+    /** One Warning on an ExternalNetwork when this node's BIRD starts withholding its routes, or for other words. */
+    private void withheldEvents(List<SessionReport> reports) {
+        Map<String, String> now = new HashMap<>();
+        reports.forEach(r -> r.withheld().forEach((network, why) -> now.putIfAbsent(network, why)));
+        now.forEach((network, why) -> {
+            String said = RefusalLocator.withoutPlace(why);
+            if (!said.equals(withheldEvent.get(network))) {
+                // the network's uid is not in the session report: kubectl describe externalnetwork does not list
+                // this Event yet (kubectl get events does)
+                reporter.eventOnClusterObject(JuneauConstants.KIND_EXTERNAL_NETWORK,
+                        new Reporter.Involved(network, null, null), "Warning",
+                        EVENT_ROUTES_WITHHELD, "node " + node + " does not announce the routes of this network: " + why);
+            }
+        });
+        withheldEvent.keySet().retainAll(now.keySet());
+        now.forEach((network, why) -> withheldEvent.put(network,
+                RefusalLocator.withoutPlace(why)));
     }
 
     /** The BGPPeer an Event is about, with its uid: without it {@code kubectl describe bgppeer} shows no Event. */

@@ -6,11 +6,15 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import me.loutres.juneau.agent.bgp.RefusedPiece;
 import me.loutres.juneau.agent.bgp.SessionReport;
 
 /** The agent's series (README.md, "How a VIP answers"), served on {@code /metrics}. */
@@ -26,8 +30,9 @@ public final class AgentMetrics {
     private final Timer takeover;
     private final Timer bgpReconfigure;
     private final Counter bgpRestarts;
-    private final Map<String, AtomicInteger> sessionUp = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> routesAdvertised = new ConcurrentHashMap<>();
+    private final Counter bgpRefusals;
+    private final Map<String, PeerSeries> sessionUp = new ConcurrentHashMap<>();
+    private final Map<String, Gauge> refused = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> malformed = new ConcurrentHashMap<>();
 
     public AgentMetrics() {
@@ -56,6 +61,11 @@ public final class AgentMetrics {
                 .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
         bgpRestarts = Counter.builder("juneau_agent_bgp_daemon_restarts")
                 .description("Times BIRD died alone and was started again").register(registry);
+        bgpRefusals = Counter.builder("juneau_agent_bgp_configuration_refusals")
+                .description("Failed attempts to have BIRD run a configuration (a 'configure' it answered with an"
+                        + " error, a start it exited from, no answer): a refused piece is then left out, and what"
+                        + " failed is tried again with backoff, at most once a second")
+                .register(registry);
     }
 
     public void bgpReconfigured(Duration took) {
@@ -70,29 +80,80 @@ public final class AgentMetrics {
         bgpRestarts.increment();
     }
 
+    public void bgpConfigurationRefused() {
+        bgpRefusals.increment();
+    }
+
+    public double bgpRefusals() {
+        return bgpRefusals.count();
+    }
+
     public double bgpDaemonRestarts() {
         return bgpRestarts.count();
     }
 
-    /** The per-peer series: 1/0 for an Established session, and the routes sent to it. */
+    /**
+     * The per-peer series: 1/0 for an Established session, and the routes sent to it. The series of a peer that no
+     * longer applies to the node (deleted, no longer selecting it) go with it: a scrape lists the sessions there are.
+     */
     public void bgpSessions(List<SessionReport> reports) {
-        // a peer that no longer applies keeps its series, at 0
-        sessionUp.values().forEach(v -> v.set(0));
-        routesAdvertised.values().forEach(v -> v.set(0));
+        Set<String> peers = new HashSet<>();
         for (SessionReport r : reports) {
-            sessionUp.computeIfAbsent(r.peer(), p -> {
-                AtomicInteger v = new AtomicInteger();
-                Gauge.builder("juneau_agent_bgp_session_up", v, AtomicInteger::get).tag("peer", p)
-                        .description("1 while the BGP session with this peer is Established").register(registry);
-                return v;
-            }).set(r.established() ? 1 : 0);
-            routesAdvertised.computeIfAbsent(r.peer(), p -> {
-                AtomicLong v = new AtomicLong();
-                Gauge.builder("juneau_agent_bgp_routes_advertised", v, AtomicLong::get).tag("peer", p)
-                        .description("Routes this node advertises to this peer").register(registry);
-                return v;
-            }).set(r.routes());
+            peers.add(r.peer());
+            sessionUp.computeIfAbsent(r.peer(), p -> new PeerSeries(registry, p)).set(r);
         }
+        sessionUp.entrySet().removeIf(e -> !peers.contains(e.getKey()) && e.getValue().remove(registry));
+    }
+
+    /** One peer's two gauges, kept to be removed from the registry with the peer. */
+    private static final class PeerSeries {
+        private final AtomicInteger up = new AtomicInteger();
+        private final AtomicLong routes = new AtomicLong();
+        private final Gauge upGauge;
+        private final Gauge routesGauge;
+
+        PeerSeries(PrometheusMeterRegistry registry, String peer) {
+            upGauge = Gauge.builder("juneau_agent_bgp_session_up", up, AtomicInteger::get).tag("peer", peer)
+                    .description("1 while the BGP session with this peer is Established").register(registry);
+            routesGauge = Gauge.builder("juneau_agent_bgp_routes_advertised", routes, AtomicLong::get)
+                    .tag("peer", peer).description("Routes this node advertises to this peer").register(registry);
+        }
+
+        void set(SessionReport r) {
+            up.set(r.established() ? 1 : 0);
+            routes.set(r.routes());
+        }
+
+        boolean remove(PrometheusMeterRegistry registry) {
+            registry.remove(upGauge);
+            registry.remove(routesGauge);
+            return true;
+        }
+    }
+
+    /**
+     * The pieces of BIRD's configuration it refused and the agent leaves out (docs/bgp.md, "Troubleshooting"): 1 per
+     * refused peer or network, by kind and name; a piece BIRD takes again loses its series.
+     */
+    public void bgpRefused(List<RefusedPiece> pieces) {
+        Map<String, RefusedPiece> now = new HashMap<>();
+        pieces.forEach(p -> now.put(p.kind().objectKind() + "/" + p.name(), p));
+        refused.entrySet().removeIf(e -> {
+            if (now.containsKey(e.getKey())) {
+                return false;
+            }
+            registry.remove(e.getValue());
+            return true;
+        });
+        now.forEach((key, p) -> refused.computeIfAbsent(key, k -> Gauge.builder("juneau_agent_bgp_refused",
+                () -> 1).tag("kind", p.kind().objectKind()).tag("name", p.name())
+                .description("1 for each peer or network BIRD refused, left out of this node's configuration (its"
+                        + " BGPSession's lastError or withheldNetworks says BIRD's words)").register(registry)));
+    }
+
+    /** How many pieces BIRD refuses now (tests). */
+    public int bgpRefusedCount() {
+        return refused.size();
     }
 
     /**

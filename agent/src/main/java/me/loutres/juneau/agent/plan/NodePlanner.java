@@ -1,27 +1,32 @@
 package me.loutres.juneau.agent.plan;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import me.loutres.juneau.agent.bgp.BfdTiming;
 import me.loutres.juneau.agent.bgp.BirdConfig;
-import me.loutres.juneau.agent.bgp.BirdConfigRenderer;
-import me.loutres.juneau.agent.bgp.Community;
 import me.loutres.juneau.agent.bgp.Neighbor;
 import me.loutres.juneau.agent.bgp.NetworkRoutes;
 import me.loutres.juneau.agent.bgp.Prefix;
 import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.BFDProfile;
-import me.loutres.juneau.api.v1alpha1.BFDProfileSpec;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.BGPPeerSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.bgp.BfdProfileSpecRules;
+import me.loutres.juneau.bgp.Communities;
+import me.loutres.juneau.bgp.Community;
+import me.loutres.juneau.bgp.Md5PasswordRule;
+import me.loutres.juneau.bgp.NetworkBgpRules;
+import me.loutres.juneau.bgp.PeerSpecRules;
 import me.loutres.juneau.ip.Ipv4;
+import me.loutres.juneau.selection.LabelSelectors;
 
 /**
  * The node's one plan (docs/bgp.md): from what its agent sees ({@link NodeView}) to what it must do ({@link NodePlan}):
@@ -35,11 +40,6 @@ import me.loutres.juneau.ip.Ipv4;
  * announces nothing of it.
  */
 public final class NodePlanner {
-    static final int DEFAULT_PORT = 179;
-    static final String DEFAULT_HOLD = "90s";
-    static final int DEFAULT_BFD_INTERVAL_MS = 300;
-    static final int DEFAULT_BFD_MULTIPLIER = 3;
-
     private NodePlanner() {
     }
 
@@ -51,13 +51,13 @@ public final class NodePlanner {
             for (ExternalNetwork n : v.networks()) {
                 if (n.getSpec() != null && JuneauConstants.MODE_BGP.equals(n.getSpec().getType())
                         && n.getMetadata().getDeletionTimestamp() == null
-                        && Selectors.matches(n.getSpec().getNodeSelector(), v.nodeLabels())) {
+                        && LabelSelectors.matches(n.getSpec().getNodeSelector(), v.nodeLabels())) {
                     networks.put(n.getMetadata().getName(), n);
                 }
             }
         }
         List<NetworkRoutes> routes = new ArrayList<>();
-        Map<String, List<Prefix>> prefixes = prefixes(v, networks, problems);
+        Map<String, List<Prefix>> prefixes = prefixes(v, networks);
         networks.forEach((name, n) -> routes.add(new NetworkRoutes(name, prefixes.getOrDefault(name, List.of()),
                 communities(n, problems), bgp(n).getLocalPref())));
 
@@ -68,7 +68,7 @@ public final class NodePlanner {
         for (BGPPeer peer : excluded ? List.<BGPPeer>of() : peers) {
             BGPPeerSpec spec = peer.getSpec();
             if (spec == null || peer.getMetadata().getDeletionTimestamp() != null
-                    || !Selectors.anyMatches(spec.getNodeSelectors(), v.nodeLabels())) {
+                    || !LabelSelectors.anyMatches(spec.getNodeSelectors(), v.nodeLabels())) {
                 continue; // no session from this node at all
             }
             String name = peer.getMetadata().getName();
@@ -97,8 +97,7 @@ public final class NodePlanner {
         return n.getSpec().getBgp() == null ? new ExternalNetworkBgp() : n.getSpec().getBgp();
     }
 
-    private static Map<String, List<Prefix>> prefixes(NodeView v, Map<String, ExternalNetwork> networks,
-            List<String> problems) {
+    private static Map<String, List<Prefix>> prefixes(NodeView v, Map<String, ExternalNetwork> networks) {
         Map<String, List<Prefix>> out = new TreeMap<>();
         for (ServiceLoadBalancer slb : v.loadBalancers()) {
             if (slb.getSpec() == null || slb.getStatus() == null || slb.getMetadata().getDeletionTimestamp() != null
@@ -111,31 +110,23 @@ public final class NodePlanner {
             if (n == null) {
                 continue;
             }
-            Integer length = bgp(n).getAggregationLength();
-            int len = length == null ? 32 : length;
-            if (len < 24 || len > 32) {
-                problems.add("ExternalNetwork " + n.getMetadata().getName() + ": spec.bgp.aggregationLength " + len
-                        + " is outside 24-32; announcing /32 routes");
-                len = 32;
-            }
+            int len = NetworkBgpRules.aggregationLength(bgp(n));
             out.computeIfAbsent(n.getMetadata().getName(), k -> new ArrayList<>())
                     .add(Prefix.covering(Ipv4.parse(slb.getStatus().getVip()), len));
         }
         return out;
     }
 
+    /**
+     * The network's communities; what admission would refuse (stored around it, or by an older version) is left out
+     * and named in the plan's problems; a bad aggregationLength falls back to /32 ({@link NetworkBgpRules}).
+     */
     private static List<Community> communities(ExternalNetwork n, List<String> problems) {
-        List<Community> out = new ArrayList<>();
-        List<String> texts = bgp(n).getCommunities();
-        for (String c : texts == null ? List.<String>of() : texts) {
-            try {
-                out.add(Communities.parse(c));
-            } catch (IllegalArgumentException e) {
-                problems.add("ExternalNetwork " + n.getMetadata().getName() + ": spec.bgp.communities: "
-                        + e.getMessage() + "; announcing without it");
-            }
-        }
-        return out;
+        ExternalNetworkBgp bgp = bgp(n);
+        NetworkBgpRules.problems(bgp).forEach(p -> problems.add("ExternalNetwork " + n.getMetadata().getName() + ": "
+                + p + " (the agent ignores that setting)"));
+        List<String> texts = bgp.getCommunities() == null ? List.of() : bgp.getCommunities();
+        return texts.stream().filter(c -> Communities.problem(c) == null).map(Communities::parse).toList();
     }
 
     private static List<String> sendsTo(String peer, Map<String, ExternalNetwork> networks) {
@@ -149,42 +140,16 @@ public final class NodePlanner {
         return out;
     }
 
+    /** The session; IllegalArgumentException with every problem admission would name, as it would word them. */
     private static Neighbor neighbor(String name, BGPPeerSpec spec, NodeView v, List<String> networks) {
-        String address = spec.getPeerAddress();
-        if (!Ipv4.isValid(address)) {
-            throw new IllegalArgumentException("spec.peerAddress: '" + address + "' is not an IPv4 address");
+        List<String> problems = PeerSpecRules.problems(spec);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
         }
-        if (spec.getPeerASN() == null || spec.getMyASN() == null) {
-            throw new IllegalArgumentException("spec.peerASN and spec.myASN are required");
-        }
-        long hold = seconds("spec.holdTime", spec.getHoldTime() == null ? DEFAULT_HOLD : spec.getHoldTime());
-        if (hold != 0 && (hold < 3 || hold > 65535)) {
-            throw new IllegalArgumentException("spec.holdTime: " + hold + " s is neither 0s nor within 3-65535 s");
-        }
-        Integer keepalive = null;
-        if (spec.getKeepaliveTime() != null && hold != 0) {
-            long k = seconds("spec.keepaliveTime", spec.getKeepaliveTime());
-            if (k < 1 || k >= hold) {
-                throw new IllegalArgumentException("spec.keepaliveTime: " + k + " s must be at least 1 s and less than"
-                        + " the hold time (" + hold + " s)");
-            }
-            keepalive = (int) k;
-        }
-        String source = spec.getSourceAddress();
-        if (source != null && !Ipv4.isValid(source)) {
-            throw new IllegalArgumentException("spec.sourceAddress: '" + source + "' is not an IPv4 address");
-        }
-        return new Neighbor(name, address, spec.getPeerASN(), spec.getMyASN(),
-                spec.getPeerPort() == null ? DEFAULT_PORT : spec.getPeerPort(), (int) hold, keepalive,
-                Boolean.TRUE.equals(spec.getEbgpMultiHop()), source, password(spec, v), bfd(spec, v), networks);
-    }
-
-    private static long seconds(String field, String text) {
-        try {
-            return Durations.seconds(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(field + ": " + e.getMessage());
-        }
+        PeerSpecRules.Timers timers = PeerSpecRules.timers(spec);
+        return new Neighbor(name, spec.getPeerAddress(), spec.getPeerASN(), spec.getMyASN(), PeerSpecRules.port(spec),
+                timers.holdSeconds(), timers.keepaliveSeconds(), Boolean.TRUE.equals(spec.getEbgpMultiHop()),
+                spec.getSourceAddress(), password(spec, v), bfd(spec, v), networks);
     }
 
     private static String password(BGPPeerSpec spec, NodeView v) {
@@ -203,12 +168,12 @@ public final class NodePlanner {
             throw new IllegalArgumentException("spec.passwordSecret: Secret " + JuneauConstants.SYSTEM_NAMESPACE + "/"
                     + secret + " has no key '" + key + "'");
         }
-        if (!BirdConfigRenderer.writablePassword(password)) {
-            throw new IllegalArgumentException("spec.passwordSecret: the password in Secret "
-                    + JuneauConstants.SYSTEM_NAMESPACE + "/" + secret + " key '" + key + "' must be 1-80 characters"
-                    + " without a double quote, backslash or line break");
-        }
-        return password;
+        byte[] bytes = Base64.getDecoder().decode(password);
+        Md5PasswordRule.problem(bytes).ifPresent(problem -> {
+            throw new IllegalArgumentException("spec.passwordSecret: the value of key '" + key + "' in Secret "
+                    + JuneauConstants.SYSTEM_NAMESPACE + "/" + secret + " " + problem + "; " + Md5PasswordRule.ACCEPTED);
+        });
+        return Md5PasswordRule.text(bytes);
     }
 
     private static BfdTiming bfd(BGPPeerSpec spec, NodeView v) {
@@ -219,13 +184,12 @@ public final class NodePlanner {
                 .filter(p -> spec.getBfdProfile().equals(p.getMetadata().getName())).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("spec.bfdProfile: BFDProfile " + spec.getBfdProfile()
                         + " does not exist"));
-        BFDProfileSpec s = profile.getSpec() == null ? new BFDProfileSpec() : profile.getSpec();
-        return new BfdTiming(or(s.getReceiveInterval(), DEFAULT_BFD_INTERVAL_MS),
-                or(s.getTransmitInterval(), DEFAULT_BFD_INTERVAL_MS), or(s.getDetectMultiplier(), DEFAULT_BFD_MULTIPLIER),
-                Boolean.TRUE.equals(s.getPassiveMode()));
-    }
-
-    private static int or(Integer v, int d) {
-        return v == null ? d : v;
+        List<String> problems = BfdProfileSpecRules.problems(profile.getSpec());
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("spec.bfdProfile: BFDProfile " + spec.getBfdProfile() + ": "
+                    + String.join("; ", problems));
+        }
+        BfdProfileSpecRules.Timing t = BfdProfileSpecRules.timing(profile.getSpec());
+        return new BfdTiming(t.receiveMs(), t.transmitMs(), t.multiplier(), t.passive());
     }
 }

@@ -20,8 +20,8 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
  * @param networks       every ExternalNetwork
  * @param peers          every BGPPeer
  * @param profiles       every BFDProfile
- * @param secrets        the Secrets of juneau-system that peers name, by name, each its keys and values (only the
- *                       ones that exist)
+ * @param secrets        the Secrets of juneau-system that peers name, by name, each its keys and values as base64
+ *                       of their bytes, as a Secret's {@code data} holds them (only the Secrets that exist)
  */
 public record NodeView(String node, Map<String, String> nodeLabels, String internalIp, String routerId,
                        List<ARPAdvertisement> advertisements, List<ServiceLoadBalancer> loadBalancers,

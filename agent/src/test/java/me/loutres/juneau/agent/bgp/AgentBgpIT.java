@@ -15,7 +15,6 @@ import me.loutres.juneau.agent.BgpOptions;
 import me.loutres.juneau.agent.NodeAgent;
 import me.loutres.juneau.agent.plan.PlanObjects;
 import me.loutres.juneau.agent.testing.FakeWire;
-import me.loutres.juneau.apiserver.Identities;
 import me.loutres.juneau.apiserver.LocalApiServer;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.BGPSession;
@@ -84,7 +83,7 @@ class AgentBgpIT {
         PlanObjects.withSelector(elsewhere, Map.of("rack", "r9"));
         admin.resources(BGPPeer.class).resource(elsewhere).create();
         slb("web", VIP, List.of(NODE));
-        agentClient = server.client(Identities.AGENT_TOKEN);
+        agentClient = server.client(server.agentToken(NODE));
         agent = NodeAgent.start(agentClient, AgentOptions.defaults(NODE).withMetrics("127.0.0.1", 0),
                 new BgpOptions(BgpLab.BIRD, lab.nodeBirdDir(), null, lab.nodePrefix()), Clock.systemUTC(),
                 new FakeWire(), List::of);

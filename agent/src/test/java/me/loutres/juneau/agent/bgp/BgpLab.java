@@ -17,11 +17,16 @@ import java.util.concurrent.TimeUnit;
 final class BgpLab implements AutoCloseable {
     static final String ROUTER_IP = "198.18.0.1";
     static final String NODE_IP = "198.18.0.2";
+    /** The second node's link (only in {@link #createTwoNodes}): the router is .1, the node .2 of 198.18.1.0/24. */
+    static final String ROUTER_IP_2 = "198.18.1.1";
+    static final String NODE_IP_2 = "198.18.1.2";
     static final Path BIRD = locate("bird");
     static final Path BIRDC = locate("birdc");
 
     final String router;
     final String node;
+    /** The second node's namespace (only in {@link #createTwoNodes}). */
+    final String node2;
     final Path dir;
     private final List<String> namespaces = new ArrayList<>();
     private Process routerBird;
@@ -29,6 +34,7 @@ final class BgpLab implements AutoCloseable {
     private BgpLab(String prefix, Path dir) {
         this.router = prefix + "-r";
         this.node = prefix + "-n";
+        this.node2 = prefix + "-m";
         this.dir = dir;
     }
 
@@ -57,6 +63,19 @@ final class BgpLab implements AutoCloseable {
     /** As {@link #create}, the router's link holding more addresses (in 198.18.0.0/24) for more sessions. */
     static BgpLab createWithRouterAddresses(String routerConfig, List<String> more)
             throws IOException, InterruptedException {
+        return create(routerConfig, more, false);
+    }
+
+    /**
+     * As {@link #create}, with a second node (namespace {@link #node2}, {@link #NODE_IP_2}) on its own link to the
+     * router ({@link #ROUTER_IP_2}); {@link #routerConfigTwoNodes} peers with both.
+     */
+    static BgpLab createTwoNodes(String routerConfig) throws IOException, InterruptedException {
+        return create(routerConfig, List.of(), true);
+    }
+
+    private static BgpLab create(String routerConfig, List<String> more, boolean twoNodes)
+            throws IOException, InterruptedException {
         BgpLab lab = new BgpLab("jb" + ProcessHandle.current().pid() % 100000 + "x"
                 + ThreadLocalRandom.current().nextInt(1000), Files.createTempDirectory("juneau-bgp-lab"));
         try {
@@ -71,6 +90,15 @@ final class BgpLab implements AutoCloseable {
             }
             run("ip", "-n", lab.router, "link", "set", "eth0", "up");
             run("ip", "-n", lab.node, "link", "set", "eth0", "up");
+            if (twoNodes) {
+                lab.namespace(lab.node2);
+                run("ip", "-n", lab.router, "link", "add", "eth1", "type", "veth", "peer", "name", "eth0", "netns",
+                        lab.node2);
+                run("ip", "-n", lab.router, "addr", "add", ROUTER_IP_2 + "/24", "dev", "eth1");
+                run("ip", "-n", lab.node2, "addr", "add", NODE_IP_2 + "/24", "dev", "eth0");
+                run("ip", "-n", lab.router, "link", "set", "eth1", "up");
+                run("ip", "-n", lab.node2, "link", "set", "eth0", "up");
+            }
             Files.writeString(lab.dir.resolve("router.conf"), routerConfig, StandardCharsets.UTF_8);
             lab.routerBird = new ProcessBuilder("ip", "netns", "exec", lab.router, BIRD.toString(), "-f", "-c",
                     lab.dir.resolve("router.conf").toString(), "-s", lab.routerSocket().toString())
@@ -107,6 +135,18 @@ final class BgpLab implements AutoCloseable {
                 + "}\n";
     }
 
+    /** {@link #routerConfig} (no BFD) with a second session, {@code node2}, to the second node. */
+    static String routerConfigTwoNodes(int holdSeconds) {
+        return routerConfig(holdSeconds, false)
+                + "protocol bgp node2 {\n"
+                + "  local " + ROUTER_IP_2 + " as 65000;\n"
+                + "  neighbor " + NODE_IP_2 + " as 65001;\n"
+                + "  hold time " + holdSeconds + ";\n"
+                + ROUTER_TIMERS
+                + "  ipv4 { import all; export none; };\n"
+                + "}\n";
+    }
+
     /**
      * The router's sessions: bound to their own local address (two sessions to one node from two addresses), and
      * retried within seconds, not BIRD's minute, so a test never waits on the router.
@@ -136,6 +176,11 @@ final class BgpLab implements AutoCloseable {
     /** What the agent's BIRD runs under in the node's namespace. */
     List<String> nodePrefix() {
         return List.of("ip", "netns", "exec", node);
+    }
+
+    /** What the second node's BIRD runs under (only in {@link #createTwoNodes}). */
+    List<String> node2Prefix() {
+        return List.of("ip", "netns", "exec", node2);
     }
 
     /** The router's BIRD's view of a prefix ({@code show route all P}). */

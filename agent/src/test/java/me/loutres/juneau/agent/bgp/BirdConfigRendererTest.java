@@ -9,13 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import me.loutres.juneau.bgp.Community;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * BIRD's configuration text for each feature, against golden files in src/test/resources/bird. After a deliberate
- * change, write them again with {@code -Dgolden.update=true} and read the diff. BirdConfigAcceptedIT has the real
+ * change, write them again with {@code -Dgolden.update=true} and read the diff. BirdAcceptsAdmittedIT has the real
  * BIRD parse every one of them.
  */
 class BirdConfigRendererTest {

@@ -3,6 +3,7 @@ package me.loutres.juneau.agent.bgp;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import me.loutres.juneau.bgp.Community;
 import me.loutres.juneau.ip.Ipv4;
 
 /** The configurations of the golden files (src/test/resources/bird/NAME.conf), one per feature. */
@@ -63,6 +64,12 @@ final class BirdConfigs {
                 ebgp("tor-2", "198.18.0.4", List.of("private"))),
                 List.of(routes("public", List.of(new Community.Standard(65000, 1)), null, "198.18.100.1/32"),
                         routes("private", List.of(new Community.Standard(65000, 2)), null, "198.18.101.1/32"))));
+        String longPeer = "tor-" + "a".repeat(249); // 253 characters, the longest Kubernetes name
+        String longNetwork = "public-" + "b".repeat(93);
+        m.put("long-names", new BirdConfig(ROUTER, List.of(
+                new Neighbor(longPeer, "198.18.0.1", 65001, 65001, 179, 9, 3, false, "198.18.0.2", null,
+                        new BfdTiming(300, 300, 3, false), List.of(longNetwork))),
+                List.of(routes(longNetwork, List.of(), 100L, "198.18.100.1/32"))));
         return m;
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import me.loutres.juneau.bgp.Community;
 import me.loutres.juneau.testing.Executables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import me.loutres.juneau.bgp.Community;
 
 /**
  * How long one change takes with many routes announced (issue 19 item 8; BENCHMARKS.md, "Node agent: BIRD

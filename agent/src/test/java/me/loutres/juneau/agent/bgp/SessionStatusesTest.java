@@ -55,4 +55,19 @@ class SessionStatusesTest {
             assertThat(c.getLastTransitionTime()).isEqualTo("2026-12-02T03:05:00Z");
         });
     }
+
+    @Test
+    void theNetworksBirdWithholdsAreListedWithWhyAndNamedInTheCondition() {
+        String why = "BIRD refused ExternalNetwork broken, left out of this node's configuration: bird.conf:21:36 x";
+        BGPSessionStatus s = SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null,
+                java.util.Map.of("broken", why)), null, 1, T0);
+        assertThat(s.getWithheldNetworks()).containsExactly(
+                new me.loutres.juneau.api.v1alpha1.WithheldNetwork("broken", why));
+        assertThat(s.getConditions()).singleElement().satisfies(c -> assertThat(c.getMessage())
+                .isEqualTo("BGP session Established; routes of broken not sent (see withheldNetworks)"));
+        BGPSessionStatus carried = SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null), s,
+                1, T1);
+        assertThat(carried.getWithheldNetworks()).as("absent when BIRD carries them all").isNull();
+        assertThat(SessionStatuses.same(carried, s)).isFalse();
+    }
 }

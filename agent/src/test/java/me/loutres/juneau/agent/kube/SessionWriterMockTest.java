@@ -178,4 +178,40 @@ class SessionWriterMockTest {
         turn(w, List.of(plan("tor", "u-tor")), Set.of());
         assertThat(session("tor.node-a").getStatus().getState()).isEqualTo("Active");
     }
+
+    @Test
+    void aRefusedPeerAndAWithheldNetworkAreWrittenWithBirdsWordsAndToldOnceInAnEventEach() {
+        SessionWriter w = writer("node-a");
+        String peerWhy = "BIRD refused BGPPeer bad, left out of this node's configuration: bird.conf:43:1 Multihop BGP"
+                + " with BFD requires specified local address";
+        String netWhy = "BIRD refused ExternalNetwork broken, left out of this node's configuration: bird.conf:21:36"
+                + " filter preevaluation, line 21: out of bounds";
+        List<NodePlan.SessionPlan> plans = List.of(plan("bad", "u-bad"), plan("tor", "u-tor"));
+        for (int line : new int[] {21, 24}) {
+            clock.advance(java.time.Duration.ofMillis(1_100));
+            // the same refusals on other lines (routes came): the same reasons, no new Event
+            w.write(plans, List.of(new SessionReport("bad", "Idle", null, 0, peerWhy.replace(":43:", ":" + (line + 22)
+                    + ":")), new SessionReport("tor", "Established", null, 3, null, Map.of("broken",
+                    netWhy.replace("21", String.valueOf(line))))), Set.of());
+        }
+        BGPSession bad = session("bad.node-a");
+        assertThat(bad.getStatus().getState()).isEqualTo("Idle");
+        assertThat(bad.getStatus().getLastError()).contains("BIRD refused BGPPeer bad").contains("Multihop BGP");
+        BGPSession tor = session("tor.node-a");
+        assertThat(tor.getStatus().getWithheldNetworks()).singleElement().satisfies(n -> {
+            assertThat(n.getName()).isEqualTo("broken");
+            assertThat(n.getReason()).startsWith("BIRD refused ExternalNetwork broken").contains(":24:36");
+        });
+        var events = cluster.client().v1().events().inAnyNamespace().list().getItems();
+        assertThat(events).filteredOn(e -> SessionWriter.EVENT_ROUTES_WITHHELD.equals(e.getReason()))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo("ExternalNetwork");
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("broken");
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).startsWith("node node-a does not announce the routes of this network:"
+                            + " BIRD refused ExternalNetwork broken");
+                });
+        assertThat(events).filteredOn(e -> e.getMessage() != null && e.getMessage().contains("Multihop BGP"))
+                .singleElement().satisfies(e -> assertThat(e.getInvolvedObject().getName()).isEqualTo("bad"));
+    }
 }

@@ -10,18 +10,21 @@ import static me.loutres.juneau.agent.plan.PlanObjects.withSelector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import me.loutres.juneau.agent.bgp.BfdTiming;
-import me.loutres.juneau.agent.bgp.Community;
 import me.loutres.juneau.agent.bgp.Neighbor;
 import me.loutres.juneau.agent.bgp.NetworkRoutes;
 import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
+import me.loutres.juneau.bgp.Community;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -99,7 +102,8 @@ class NodePlannerTest {
                                     new Community.Standard(65000, 100), new Community.Standard(65535, 65281),
                                     new Community.Large(1, 2, 3));
                             assertThat(routes(p, "public").localPref()).isEqualTo(300L);
-                            assertThat(p.problems()).singleElement().asString().contains("'70000:1'");
+                            assertThat(p.problems()).singleElement().asString()
+                                    .startsWith("ExternalNetwork public: spec.bgp.communities[3]: \"70000:1\" is not a community");
                         }),
                 row("a network that names peers is sent only to them",
                         new Case(b.slbs(), List.of(bgpNetwork("public", bgp(List.of("tor-2"), null, null, null),
@@ -135,12 +139,12 @@ class NodePlannerTest {
                         p -> assertThat(p.needsBird()).isFalse()),
                 row("the MD5 password comes from the Secret the peer names",
                         new Case(b.slbs(), b.networks(), List.of(withPassword(peer("tor", "198.18.0.1", 65000, 65001),
-                                "tor-md5", "password")), List.of(), Map.of("tor-md5", Map.of("password", "s3cret")),
+                                "tor-md5", "password")), List.of(), Map.of("tor-md5", Map.of("password", base64("s3cret"))),
                                 LABELS, b.internalIp()),
                         p -> assertThat(neighbor(p, "tor").password()).isEqualTo("s3cret")),
                 row("a missing Secret key leaves the peer out, with the reason on its session",
                         new Case(b.slbs(), b.networks(), List.of(withPassword(peer("tor", "198.18.0.1", 65000, 65001),
-                                "tor-md5", "password")), List.of(), Map.of("tor-md5", Map.of("other", "x")), LABELS,
+                                "tor-md5", "password")), List.of(), Map.of("tor-md5", Map.of("other", base64("x"))), LABELS,
                                 b.internalIp()),
                         p -> {
                             assertThat(p.bird().neighbors()).isEmpty();
@@ -168,6 +172,51 @@ class NodePlannerTest {
                             assertThat(n.port()).isEqualTo(1179);
                             assertThat(n.multihop()).isTrue();
                         }),
+                // issue 37 / 44: the agent reads with shared-model's rules, so what admission admits it plans
+                row("Go's duration forms: holdTime \"0\" (no keepalives) and \"0.3s2.4s0.3s\" (3 s)",
+                        new Case(b.slbs(), b.networks(), List.of(timers(peer("tor", "198.18.0.1", 65000, 65001), "0",
+                                null), timers(peer("tor-2", "198.18.0.4", 65000, 65001), "0.3s2.4s0.3s", "1.s")),
+                                List.of(), Map.of(), LABELS, b.internalIp()),
+                        p -> {
+                            assertThat(neighbor(p, "tor").holdSeconds()).isZero();
+                            assertThat(neighbor(p, "tor").keepaliveSeconds()).isNull();
+                            assertThat(neighbor(p, "tor-2").holdSeconds()).isEqualTo(3);
+                            assertThat(neighbor(p, "tor-2").keepaliveSeconds()).isEqualTo(1);
+                            assertThat(p.sessions()).allSatisfy(s -> assertThat(s.problem()).isNull());
+                        }),
+                row("what admission refuses, the planner refuses in admission's words: multihop BFD without a source",
+                        new Case(b.slbs(), b.networks(), List.of(bfd(timers(peer("tor", "198.18.0.1", 65000, 65001),
+                                null, null), "fast")), List.of(profile("fast", null, null, null, false)), Map.of(),
+                                LABELS, b.internalIp()),
+                        p -> {
+                            assertThat(p.bird().neighbors()).isEmpty();
+                            assertThat(p.sessions().get(0).problem()).startsWith("spec.sourceAddress: missing, but the"
+                                    + " session is multihop (spec.ebgpMultiHop is true) and uses BFD");
+                        }),
+                row("a matchExpression Exists with values selects nothing, as Kubernetes refuses it (the agent's own"
+                                + " copy used to select every labelled node)",
+                        new Case(b.slbs(), b.networks(), List.of(withExpression(peer("tor", "198.18.0.1", 65000, 65001),
+                                "rack", "Exists", List.of("r1"))), List.of(), Map.of(), LABELS, b.internalIp()),
+                        p -> assertThat(p.sessions()).isEmpty()),
+                row("a password of 80 bytes in 40 characters is used; 41 such characters (82 bytes) are not",
+                        new Case(b.slbs(), b.networks(), List.of(withPassword(peer("tor", "198.18.0.1", 65000, 65001),
+                                "tor-md5", "ok"), withPassword(peer("tor-2", "198.18.0.4", 65000, 65001), "tor-md5",
+                                "long")), List.of(), Map.of("tor-md5", Map.of("ok", base64("\u00e9".repeat(40)),
+                                "long", base64("\u00e9".repeat(41)))), LABELS, b.internalIp()),
+                        p -> {
+                            assertThat(neighbor(p, "tor").password()).isEqualTo("\u00e9".repeat(40));
+                            assertThat(p.bird().neighbors()).extracting(Neighbor::peer).containsExactly("tor");
+                            assertThat(p.sessions().get(1).problem()).isEqualTo("spec.passwordSecret: the value of key"
+                                    + " 'long' in Secret juneau-system/tor-md5 is 82 bytes long; accepted: 1 to 80 bytes"
+                                    + " of UTF-8 (the kernel's TCP MD5 key limit) without a double quote, backslash,"
+                                    + " line break or NUL");
+                        }),
+                row("a Secret value that is not UTF-8 is refused, not silently changed",
+                        new Case(b.slbs(), b.networks(), List.of(withPassword(peer("tor", "198.18.0.1", 65000, 65001),
+                                "tor-md5", "password")), List.of(), Map.of("tor-md5", Map.of("password",
+                                Base64.getEncoder().encodeToString(new byte[] {'a', (byte) 0xff}))), LABELS,
+                                b.internalIp()),
+                        p -> assertThat(p.sessions().get(0).problem()).contains("is not valid UTF-8")),
                 row("without an InternalIP or --router-id BIRD cannot run, and says why",
                         new Case(b.slbs(), b.networks(), b.peers(), List.of(), Map.of(), LABELS, null),
                         p -> assertThat(p.birdProblem()).contains("--router-id")));
@@ -175,6 +224,17 @@ class NodePlannerTest {
 
     static BGPPeer bfd(BGPPeer p, String profile) {
         p.getSpec().setBfdProfile(profile);
+        return p;
+    }
+
+    static String base64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static BGPPeer withExpression(BGPPeer p, String key, String operator, List<String> values) {
+        p.getSpec().setNodeSelectors(List.of(new LabelSelectorBuilder().withMatchExpressions(
+                new LabelSelectorRequirementBuilder().withKey(key).withOperator(operator).withValues(values).build())
+                .build()));
         return p;
     }
 

@@ -91,7 +91,7 @@ class ApiServerOutageMockTest {
         probe.close();
         shippedLogging();
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:" + port)
-                .withCaCertData(ca).withOauthToken(Identities.AGENT_TOKEN).withOnlyHttpWatches(true)
+                .withCaCertData(ca).withOauthToken(Identities.agentToken("node-a")).withOnlyHttpWatches(true)
                 .withRequestRetryBackoffLimit(0).withConnectionTimeout(500).withWatchReconnectInterval(200).build();
         agentClient = new KubernetesClientBuilder().withConfig(config).build();
         AgentOptions options = AgentOptions.defaults("node-a").withMetrics("127.0.0.1", -1)
@@ -184,7 +184,7 @@ class ApiServerOutageMockTest {
                 && r.path().contains("/arpadvertisements")
                 ? Optional.of(new RequestHook.Refusal(503, "ServiceUnavailable", "refused by the test"))
                 : Optional.empty());
-        agentClient = server.client(Identities.AGENT_TOKEN, b -> b.withRequestRetryBackoffLimit(0)
+        agentClient = server.client(server.agentToken("node-a"), b -> b.withRequestRetryBackoffLimit(0)
                 .withWatchReconnectInterval(200));
         AgentOptions defaults = AgentOptions.defaults("node-a");
         AgentOptions options = new AgentOptions("node-a", List.of(), defaults.namespace(), "node-a", "127.0.0.1", -1,

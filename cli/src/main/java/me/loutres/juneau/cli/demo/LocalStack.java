@@ -69,7 +69,8 @@ public final class LocalStack implements AutoCloseable {
             Path cert = Files.writeString(dir.resolve("tls.crt"), serving.certificatePem());
             Path key = Files.writeString(dir.resolve("tls.key"), serving.keyPem());
             Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-            wc = server.client(Identities.ADMIN_TOKEN);
+            // the webhook reads the cluster as its service account, with what manifests/ grant it
+            wc = server.client(Identities.WEBHOOK_TOKEN);
             int port = webhook.start(WebhookConfig.builder(cert, key).bindAddress("127.0.0.1").port(webhookPort)
                     .settings(AdmissionSettings.defaults()).viewSource(new ClusterViewSource.Client(wc, server::storageGet)).build());
             caller = new HttpsWebhookCaller(URI.create("https://127.0.0.1:" + port), ca.certificatePem());

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -17,8 +19,10 @@ import picocli.CommandLine.Option;
         description = {"Starts the embedded API server, the webhook and the controller and keeps them running until",
                 "interrupted (Ctrl-C). Writes a kubeconfig for kubectl: apply (client- and server-side), create,",
                 "get (-w), patch (all three types), describe, events, explain, delete and auth can-i behave as on",
-                "a cluster for Services, EndpointSlices, Nodes, Events and Juneau's kinds. Beside the admin",
-                "kubeconfig FILE it writes FILE.controller and FILE.agent, one per component identity."})
+                "a cluster for Services, EndpointSlices, Nodes, Events and Juneau's kinds. Every request needs",
+                "a kubeconfig's token and is authorized with RBAC (the manifests' roles). Beside the admin",
+                "kubeconfig FILE it writes FILE.controller and one FILE.agent.NODE per node (node-a, node-b,",
+                "node-c): each component identity's own."})
 public final class UpCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = "juneau-local.kubeconfig",
             description = "Where to write the kubeconfig (default: ${DEFAULT-VALUE}).")
@@ -92,8 +96,12 @@ public final class UpCommand implements Callable<Integer> {
             // one per component identity, so a controller or an agent started beside it acts as in a cluster
             Path controllerKubeconfig = stack.api().writeKubeconfig(beside(kubeconfigOut, "controller"),
                     "juneau-controller", Identities.CONTROLLER_TOKEN);
-            Path agentKubeconfig = stack.api().writeKubeconfig(beside(kubeconfigOut, "agent"), "juneau-agent",
-                    Identities.AGENT_TOKEN);
+            // one per node: an agent's token names its node, so it may write only that node's status
+            List<Path> agentKubeconfigs = new ArrayList<>();
+            for (String node : LocalStack.NODE_NAMES) {
+                agentKubeconfigs.add(stack.api().writeKubeconfig(beside(kubeconfigOut, "agent." + node),
+                        "juneau-agent", stack.api().agentToken(node)));
+            }
             if (!stack.awaitReady(Duration.ofSeconds(30))) {
                 out.println("juneau up: " + (noController ? "the webhook" : "the controller")
                         + " did not become ready within 30 s");
@@ -101,7 +109,7 @@ public final class UpCommand implements Callable<Integer> {
                 return 2;
             }
             out.println("Juneau LB is up on this machine:");
-            out.println("  API server  " + stack.api().url() + "  (no auth beyond the kubeconfig's local token)");
+            out.println("  API server  " + stack.api().url() + "  (bearer tokens; RBAC of manifests/)");
             out.println("  webhook     https://127.0.0.1:" + stack.webhookPort());
             if (stack.controller() != null) {
                 out.println("  controller  leader, metrics on http://127.0.0.1:" + stack.controller().metricsPort()
@@ -115,7 +123,11 @@ public final class UpCommand implements Callable<Integer> {
                         + " (InternalIPs 192.168.10.11-13)");
             }
             out.println("  kubeconfigs " + kubeconfig.toAbsolutePath() + " (admin), " + controllerKubeconfig
-                    .toAbsolutePath() + " (controller), " + agentKubeconfig.toAbsolutePath() + " (agent)");
+                    .toAbsolutePath() + " (controller)");
+            for (int i = 0; i < agentKubeconfigs.size(); i++) {
+                out.println("              " + agentKubeconfigs.get(i).toAbsolutePath() + " (agent of "
+                        + LocalStack.NODE_NAMES.get(i) + ")");
+            }
             out.println();
             out.println("  export KUBECONFIG=" + kubeconfig.toAbsolutePath());
             out.println("  kubectl apply -f manifests/examples/   # pools, networks, Services");

@@ -20,6 +20,7 @@ import me.loutres.juneau.allocation.NetworkResolution;
 import me.loutres.juneau.allocation.NetworkResolver;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.policy.DefaultNetwork;
+import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.ip.Ipv4;
@@ -55,16 +56,18 @@ final class VipSimulation {
         }
         Map<String, String> annotations = service.getMetadata().getAnnotations() == null ? Map.of()
                 : service.getMetadata().getAnnotations();
-        // the annotation's network, else the default one: the controller's choice (docs/api-reference.md)
+        // the annotation's network, else the default one the Service may use: the controller's choice
+        // (docs/api-reference.md), with the Namespaces of the files or the cluster state
+        String namespace = service.getMetadata().getNamespace();
+        NetworkAccess.Requester who = new NetworkAccess.Requester(namespace, service.getMetadata().getName(),
+                view.namespaceLabels(namespace).orElse(null), service.getMetadata().getLabels());
         NetworkChoice choice = DefaultNetwork.choose(annotations.get(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
-                view.serviceLoadBalancer(service.getMetadata().getNamespace(), service.getMetadata().getName())
-                        .orElse(null), view.defaultNetworks());
+                view.serviceLoadBalancer(namespace, service.getMetadata().getName()).orElse(null),
+                view.defaultNetworks(), who);
         String network = choice.networkOrNull();
         String requested = trim(annotations.get(JuneauConstants.ANNOTATION_REQUESTED_IP));
-        NetworkResolution resolution = choice instanceof NetworkChoice.Unresolved u
-                ? new NetworkResolution.Unavailable(u.message())
-                : NetworkResolver.resolve(network, view.externalNetwork(network).orElse(null),
-                        name -> view.addressPool(name).orElse(null));
+        NetworkResolution resolution = NetworkResolver.resolve(choice, name -> view.externalNetwork(name).orElse(null),
+                name -> view.addressPool(name).orElse(null), o -> java.util.Optional.empty(), who);
         if (resolution instanceof NetworkResolution.Unavailable u) {
             return forecast(AllocationState.of(u), network, view);
         }

@@ -51,10 +51,10 @@ class UpNoControllerMockTest {
             until(Duration.ofSeconds(60), () -> output.toString(StandardCharsets.UTF_8).contains("Press Ctrl-C"));
             String said = output.toString(StandardCharsets.UTF_8);
             Path forController = dir.resolve("local.kubeconfig.controller");
-            Path forAgent = dir.resolve("local.kubeconfig.agent");
+            Path forAgent = dir.resolve("local.kubeconfig.agent.node-a");
             assertThat(said).contains("controller  none (--no-controller)")
                     .contains(forController.toAbsolutePath() + " (controller)")
-                    .contains(forAgent.toAbsolutePath() + " (agent)");
+                    .contains(forAgent.toAbsolutePath() + " (agent of node-a)");
             for (Path p : List.of(admin, forController, forAgent)) {
                 assertThat(Files.getPosixFilePermissions(p)).as("%s", p)
                         .isEqualTo(PosixFilePermissions.fromString("rw-------"));

@@ -197,7 +197,7 @@ class ImagesIT {
         // the agent: the DaemonSet's user, capabilities and read-only root, inside node-a's namespace
         forwarder = ApiForwarder.open(node.namespace(), stack.api().port());
         Path agentCfg = Files.createDirectories(work.resolve("agent"));
-        kubeconfig(agentCfg.resolve("kubeconfig"), Identities.AGENT_TOKEN);
+        kubeconfig(agentCfg.resolve("kubeconfig"), stack.api().agentToken("node-a"));
         JsonNode agent = container("manifests/base/agent/daemonset.yaml", "agent");
         JsonNode sc = agent.path("securityContext");
         assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();

@@ -189,6 +189,16 @@ class SameVerdictIT {
         public Optional<java.util.Set<String>> systemSecretKeys(String name) {
             return delegate.systemSecretKeys(name);
         }
+
+        @Override
+        public Optional<java.util.Map<String, String>> namespaceLabels(String name) {
+            return delegate.namespaceLabels(name);
+        }
+
+        @Override
+        public java.util.Optional<String> systemSecretPasswordProblem(String name, String key) {
+            return delegate.systemSecretPasswordProblem(name, key);
+        }
     }
 
     @BeforeAll

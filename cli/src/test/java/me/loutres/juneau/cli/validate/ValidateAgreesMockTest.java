@@ -41,7 +41,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * docs/ci.md, "The forecast is the controller's": for a generated cluster (arp and bgp ExternalNetworks, AddressPools
  * with tiny, overlapping and exhausted ranges, Nodes with InternalIPs and podCIDRs inside them, Services with and
- * without requested IPs, on missing networks or with another class, EndpointSlices), {@code juneau validate}'s
+ * without requested IPs, on missing networks or with another class, networks that let only some namespaces or Services
+ * in, EndpointSlices), {@code juneau validate}'s
  * verdicts and forecasts are what the cluster does: the same manifests, applied one by one in validate's order to
  * the local API server with the real webhook and the real controller ({@code juneau up}'s stack), are admitted or
  * refused alike, and every managed Service ends with the forecast's phase, Allocated reason and VIP.
@@ -88,9 +89,19 @@ class ValidateAgreesMockTest {
     record Pool(boolean arp, List<Entry> entries) {
     }
 
-    /** modeFlip 0: the other mode than its first pool's; pools: indexes modulo the pools, 9 is a missing pool. */
-    record Network(int modeFlip, List<Integer> pools) {
+    /**
+     * modeFlip 0: the other mode than its first pool's; pools: indexes modulo the pools, 9 is a missing pool; access:
+     * who may use it ({@link #ACCESS}: 0 and 6-9 every Service, then the try's namespace by name, another namespace's
+     * name, the try's namespace label, another label, Services labelled exposure=internet).
+     */
+    record Network(int modeFlip, List<Integer> pools, int access) {
     }
+
+    /** spec.serviceAllocation by {@link Network#access} (docs/install.md, "Sharing a cluster between teams"). */
+    static final List<String> ACCESS = List.of("", "{namespaces: [NS]}", "{namespaces: [someone-else]}",
+            "{namespaceSelectors: [{matchLabels: {tenant: gold}}]}",
+            "{namespaceSelectors: [{matchLabels: {tenant: silver}}]}",
+            "{serviceSelectors: [{matchLabels: {exposure: internet}}]}");
 
     /** internalIp: offset in the try's /27; podCidr: the /29 at that offset's /29 is the Node's podCIDR. */
     record NodeGen(int internalIp, boolean podCidr) {
@@ -101,7 +112,7 @@ class ValidateAgreesMockTest {
      * the try's /27, 32-63 the n-th address of the network's pools (so that requests hit pools, Node InternalIPs and
      * each other often); endpointNode: the node index (modulo the Nodes) of its one ready endpoint, or -1.
      */
-    record Svc(int network, int requested, boolean ours, int endpointNode) {
+    record Svc(int network, int requested, boolean ours, int endpointNode, boolean exposed) {
     }
 
     record Cluster(List<NodeGen> nodes, List<Pool> pools, List<Network> networks, List<Svc> services) {
@@ -116,13 +127,14 @@ class ValidateAgreesMockTest {
         Arbitrary<NodeGen> node = Combinators.combine(Arbitraries.integers().between(0, 31),
                 Arbitraries.integers().between(0, 4).map(i -> i == 0)).as(NodeGen::new);
         Arbitrary<Network> network = Combinators.combine(Arbitraries.integers().between(0, 5),
-                Arbitraries.integers().between(0, 9).list().ofMinSize(1).ofMaxSize(2)).as(Network::new);
+                Arbitraries.integers().between(0, 9).list().ofMinSize(1).ofMaxSize(2),
+                Arbitraries.integers().between(0, 9)).as(Network::new);
         Arbitrary<Svc> service = Combinators.combine(Arbitraries.integers().between(0, 9),
                 Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, Arbitraries.just(-1)),
                         net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(0, 31)),
                         net.jqwik.api.Tuple.of(4, Arbitraries.integers().between(32, 63))),
                 Arbitraries.integers().between(0, 5).map(i -> i != 0),
-                Arbitraries.integers().between(-1, 2)).as(Svc::new);
+                Arbitraries.integers().between(-1, 2), Arbitraries.of(true, false)).as(Svc::new);
         return Combinators.combine(node.list().ofMaxSize(2), pool.list().ofMinSize(1).ofMaxSize(3),
                 network.list().ofMinSize(1).ofMaxSize(2), service.list().ofMinSize(1).ofMaxSize(6))
                 .as(Cluster::new);
@@ -174,6 +186,9 @@ class ValidateAgreesMockTest {
                         : o.accepted() ? " admitted" : " refused"));
             }
             forecast.values().forEach(f -> Statistics.label("services").collect(f.replaceAll(" \\d.*", " <vip>")));
+            outcomes.stream().filter(o -> "Service".equals(o.object().kind())).forEach(o -> Statistics.label("tenancy")
+                    .collect(o.message() != null && o.message().contains(" may not use ExternalNetwork ")
+                            ? "refused: may not use" : "not refused for who it is"));
             assertThat(live).as("phase/reason/VIP per Service, the controller (actual) and validate (expected), for\n%s",
                     r.yaml()).isEqualTo(forecast);
         } finally {
@@ -235,6 +250,8 @@ class ValidateAgreesMockTest {
                     .anyMatch(e -> name.equals(e.poolName()));
             case "ExternalNetwork" -> () -> view().externalNetworks().stream()
                     .anyMatch(p -> name.equals(p.getMetadata().getName()));
+            // the webhook reads Namespace labels from its cache only (no get: least privilege)
+            case "Namespace" -> () -> view().namespaceLabels(name).isPresent();
             case "Node" -> () -> view().nodeInternalIpsIn(tryRange).stream().anyMatch(h -> name.equals(h.value()))
                     && (!o.object().content().path("spec").has("podCIDRs") || view().learntRangesOverlapping(tryRange)
                     .stream().anyMatch(l -> l.source().contains(name)));
@@ -310,7 +327,7 @@ class ValidateAgreesMockTest {
         // validate without --cluster-state does not know), never overlapping an earlier try's leftovers
         String base = "10.200." + (n % 256) + ".";
         StringBuilder y = new StringBuilder();
-        y.append("apiVersion: v1\nkind: Namespace\nmetadata: {name: ").append(ns).append("}\n");
+        y.append("apiVersion: v1\nkind: Namespace\nmetadata: {name: ").append(ns).append(", labels: {tenant: gold}}\n");
         for (int i = 0; i < c.nodes().size(); i++) {
             NodeGen node = c.nodes().get(i);
             y.append("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ").append(prefix).append("n").append(i)
@@ -358,7 +375,10 @@ class ValidateAgreesMockTest {
             networkAddresses.add(addresses);
             y.append("---\napiVersion: ").append(JuneauConstants.API_VERSION).append("\nkind: ExternalNetwork\nmetadata: {name: ")
                     .append(prefix).append("net").append(i).append("}\nspec: {type: ").append(arp ? "arp" : "bgp")
-                    .append(", addressPools: [").append(String.join(", ", pools)).append("]}\n");
+                    .append(", addressPools: [").append(String.join(", ", pools)).append("]")
+                    .append(net.access() < ACCESS.size() && net.access() > 0
+                            ? ", serviceAllocation: " + ACCESS.get(net.access()).replace("NS", ns) : "")
+                    .append("}\n");
         }
         Map<String, Boolean> ready = new LinkedHashMap<>();
         for (int i = 0; i < c.services().size(); i++) {
@@ -366,7 +386,8 @@ class ValidateAgreesMockTest {
             String name = "s" + i;
             int network = s.network() == 9 ? c.networks().size() : s.network() % c.networks().size();
             y.append("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: ").append(name).append("\n  namespace: ")
-                    .append(ns).append("\n  annotations:\n    ").append(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)
+                    .append(ns).append(s.exposed() ? "\n  labels: {exposure: internet}" : "")
+                    .append("\n  annotations:\n    ").append(JuneauConstants.ANNOTATION_EXTERNAL_NETWORK)
                     .append(": ").append(prefix).append("net").append(network).append("\n");
             int requested = s.requested();
             if (requested >= 32) {

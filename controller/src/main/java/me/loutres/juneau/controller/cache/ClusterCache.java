@@ -2,6 +2,7 @@ package me.loutres.juneau.controller.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -25,7 +26,9 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.controller.ServiceKey;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.plan.NodeLiveness;
+import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.VersionMemo;
 import me.loutres.juneau.runtime.watch.Watched;
 import me.loutres.juneau.runtime.watch.WatchedCache;
@@ -52,6 +55,13 @@ public final class ClusterCache implements AutoCloseable {
     public static final String BY_SERVICE = "service";
     /** EndpointSlices by the nodeName of each of their endpoints. */
     public static final String BY_NODE = "node";
+    /**
+     * Services by namespace, the index every informer keeps (fabric8's {@code Cache.NAMESPACE_INDEX}): a Namespace's
+     * label change re-queues only its own Services.
+     */
+    public static final String BY_NAMESPACE = io.fabric8.kubernetes.client.informers.cache.Cache.NAMESPACE_INDEX;
+    /** ExternalNetworks by each Namespace label key their {@code spec.serviceAllocation.namespaceSelectors} test. */
+    public static final String BY_NAMESPACE_LABEL_KEY = "namespaceLabelKey";
 
     /** Page size of the initial lists: bounded response sizes on large clusters. */
     private static final long LIST_LIMIT = 500L;
@@ -68,6 +78,7 @@ public final class ClusterCache implements AutoCloseable {
     private final Watched<ExternalNetwork> networks;
     private final Watched<ARPAdvertisement> arps;
     private final Watched<Node> nodes;
+    private final Watched<Namespace> namespaces;
     private final Watched<Lease> leases;
     private final Watched<BGPSession> sessions;
     /** The ranges the cluster says it uses: ServiceCIDRs and Nodes' podCIDRs (docs/allocation.md). */
@@ -107,9 +118,12 @@ public final class ClusterCache implements AutoCloseable {
         networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).indexers(Map.of(BY_POOL,
                 n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
                         : List.copyOf(n.getSpec().getAddressPools()),
-                BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n)))));
+                BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n))),
+                BY_NAMESPACE_LABEL_KEY, n -> List.copyOf(NetworkAccess.namespaceLabelKeys(n))));
         arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class));
         nodes = cache.watch("Node", client.nodes());
+        // who may use an ExternalNetwork reads Namespace labels (docs/install.md, "Sharing a cluster between teams")
+        namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
         leaseNamespace = agentLeaseNamespace;
         leases = cache.watch("Lease", client.leases().inNamespace(agentLeaseNamespace));
         // what each agent reports about its BGP sessions: condition Announced of the Services on that node
@@ -258,6 +272,10 @@ public final class ClusterCache implements AutoCloseable {
         nodes.on(h);
     }
 
+    public void onNamespaces(ResourceEventHandler<Namespace> h) {
+        namespaces.on(h);
+    }
+
     public void onBgpSessions(ResourceEventHandler<BGPSession> h) {
         sessions.on(h);
     }
@@ -363,6 +381,22 @@ public final class ClusterCache implements AutoCloseable {
     }
 
     /** Services whose annotation names the network (whether managed or not; the caller filters). */
+    /** The ExternalNetworks whose namespace selectors test this Namespace label key. */
+    public List<ExternalNetwork> networksSelectingNamespacesOn(String labelKey) {
+        return networks.byIndex(BY_NAMESPACE_LABEL_KEY, labelKey);
+    }
+
+    /** The Services of one namespace (an index, not a scan). */
+    public List<Service> servicesIn(String namespace) {
+        return namespace == null ? List.of() : services.byIndex(BY_NAMESPACE, namespace);
+    }
+
+    /** A Namespace's labels (empty when it has none), or null when the cache holds no Namespace of that name. */
+    public Map<String, String> namespaceLabels(String name) {
+        Namespace ns = name == null ? null : namespaces.get(name);
+        return ns == null ? null : ViewKeys.labels(ns);
+    }
+
     public List<Service> servicesOfNetwork(String network) {
         return services.byIndex(BY_NETWORK, network);
     }

@@ -31,6 +31,7 @@ import me.loutres.juneau.plan.NodeLiveness;
 import me.loutres.juneau.plan.ServiceSnapshot;
 import me.loutres.juneau.policy.DefaultNetwork;
 import me.loutres.juneau.policy.ManagedServices;
+import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.policy.NetworkChoice;
 import me.loutres.juneau.runtime.Term;
 import me.loutres.juneau.selection.NodeEligibility;
@@ -92,13 +93,14 @@ final class ServiceSnapshots {
         AnnounceFacts announce = null;
         Map<Long, String> nodeAddresses = Map.of();
         if (svc != null && svc.getMetadata() != null) {
-            // the annotation's network, else the default one (kept once it gave a VIP): admission's choice
+            // the annotation's network, else the default one the Service may use (kept once it gave a VIP):
+            // admission's choice; a network that does not let the Service in is NotAllowed (docs/install.md)
+            NetworkAccess.Requester who = new NetworkAccess.Requester(key.namespace(), key.name(),
+                    cache.namespaceLabels(key.namespace()), svc.getMetadata().getLabels());
             choice = DefaultNetwork.choose(ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK),
-                    slb, cache.networks());
+                    slb, cache.networks(), who);
             String network = choice.networkOrNull();
-            resolution = choice instanceof NetworkChoice.Unresolved u ? new NetworkResolution.Unavailable(u.message())
-                    : NetworkResolver.resolve(network, network == null ? null : cache.network(network), cache::pool,
-                            cache::unreadable);
+            resolution = NetworkResolver.resolve(choice, cache::network, cache::pool, cache::unreadable, who);
             announce = announceFacts(network, resolution, endpointNodes);
             String requested = ClusterCache.annotation(svc, JuneauConstants.ANNOTATION_REQUESTED_IP);
             // Node addresses matter only to a requested IP (the allocator has its own copy for the rest)
@@ -141,7 +143,11 @@ final class ServiceSnapshots {
      * the nodes with an endpoint: only they can advertise.
      */
     private AnnounceFacts announceFacts(String network, NetworkResolution resolution, Set<String> nodes) {
-        ExternalNetwork net = resolution instanceof NetworkResolution.Usable ? cache.network(network) : null;
+        // a network that no longer lets the Service in still says which nodes may announce the VIP it keeps
+        boolean notAllowed = resolution instanceof NetworkResolution.Unavailable u
+                && JuneauConstants.REASON_NOT_ALLOWED.equals(u.reason());
+        ExternalNetwork net = resolution instanceof NetworkResolution.Usable || notAllowed ? cache.network(network)
+                : null;
         LabelSelector selector = ClusterCache.nodeSelector(net);
         List<AnnounceFacts.SessionReport> sessions = new ArrayList<>();
         List<String> peers = List.of();
@@ -154,7 +160,8 @@ final class ServiceSnapshots {
                 for (BGPSession s : cache.bgpSessionsOf(node)) {
                     BGPSessionStatus st = s.getStatus();
                     sessions.add(new AnnounceFacts.SessionReport(s.getSpec() == null ? null : s.getSpec().getPeer(),
-                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError()));
+                            node, st == null ? null : st.getState(), st == null ? null : st.getLastError(),
+                            withheld(st, network)));
                 }
             }
         }
@@ -182,6 +189,16 @@ final class ServiceSnapshots {
             }
         }
         return out;
+    }
+
+    /** Why the session's BIRD does not carry {@code network}'s routes (docs/bgp.md), or null when it does. */
+    private static String withheld(BGPSessionStatus st, String network) {
+        if (st == null || st.getWithheldNetworks() == null) {
+            return null;
+        }
+        return st.getWithheldNetworks().stream().filter(w -> w != null && network.equals(w.getName()))
+                .map(w -> w.getReason() == null || w.getReason().isBlank() ? "withheld" : w.getReason()).findFirst()
+                .orElse(null);
     }
 
     /** The mode of the pool {@code status.addressPool} names: what to announce with while the network is unreadable. */

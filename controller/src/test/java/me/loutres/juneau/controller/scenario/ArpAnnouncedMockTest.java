@@ -23,9 +23,10 @@ class ArpAnnouncedMockTest extends ScenarioBase {
 
     /** Written as the owner's agent writes it (docs/admission.md: only agents write ARPAdvertisement status). */
     private void report(String ns, String svc, String status, String reason, String message, String iface) {
-        try (var agent = cluster.newAgentClient()) {
-            ARPAdvertisement a = agent.resources(ARPAdvertisement.class)
-                    .withName(JuneauConstants.arpAdvertisementName(ns, svc)).get();
+        // read as the admin (an agent's RBAC has list and watch, no get), written by the owner node's agent
+        ARPAdvertisement a = cluster.client().resources(ARPAdvertisement.class)
+                .withName(JuneauConstants.arpAdvertisementName(ns, svc)).get();
+        try (var agent = cluster.newAgentClient(a.getSpec().getNodeName())) {
             ARPAdvertisementStatus st = new ARPAdvertisementStatus();
             st.setNode(a.getSpec().getNodeName());
             st.setInterfaceName(iface);

@@ -137,8 +137,9 @@ class ClaimsMockTest extends ScenarioBase {
     private void patchStatus(String ns, String name, Consumer<ServiceLoadBalancerStatus> change) {
         KubernetesClient asController = cluster.newControllerClient();
         eventually(() -> {
-            ServiceLoadBalancer slb = asController.resources(ServiceLoadBalancer.class).inNamespace(ns).withName(name)
-                    .get();
+            // read as the admin: the controller's RBAC lists and watches, it has no get
+            ServiceLoadBalancer slb = cluster.client().resources(ServiceLoadBalancer.class).inNamespace(ns)
+                    .withName(name).get();
             change.accept(slb.getStatus());
             asController.resources(ServiceLoadBalancer.class).inNamespace(ns).resource(slb).updateStatus();
         });

@@ -134,7 +134,7 @@ class DeadNodeSessionsMockTest extends ScenarioBase {
     /** Established, written as the node agent writes it. */
     private void session(String peer, String node) {
         String name = JuneauConstants.bgpSessionName(peer, node);
-        try (var agent = cluster.newAgentClient()) {
+        try (var agent = cluster.newAgentClient(node)) {
             BGPSession s = new BGPSession();
             s.getMetadata().setName(name);
             s.getMetadata().setLabels(Map.of(JuneauConstants.LABEL_PEER, peer, JuneauConstants.LABEL_NODE, node));

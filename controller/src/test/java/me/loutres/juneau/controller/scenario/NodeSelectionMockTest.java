@@ -18,6 +18,7 @@ import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.BGPSession;
 import me.loutres.juneau.api.v1alpha1.BGPSessionSpec;
 import me.loutres.juneau.api.v1alpha1.BGPSessionStatus;
+import me.loutres.juneau.api.v1alpha1.WithheldNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
@@ -243,12 +244,29 @@ class NodeSelectionMockTest extends ScenarioBase {
             assertThat(c.getMessage()).isEqualTo("VIP " + status("ann", "web").getVip()
                     + " is announced by ann-a (tor-1)");
         });
+
+        // Established, but the node's BIRD refused the network: the router never learnt the VIP from ann-a
+        String why = "BIRD refused ExternalNetwork ann-net, left out of this node's configuration: bird.conf:21:36 x";
+        session("tor-1", "ann-a", "Established", null, List.of(new WithheldNetwork("ann-net", why)));
+        eventually(() -> {
+            var c = condition(status("ann", "web"), JuneauConstants.CONDITION_ANNOUNCED);
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getMessage()).startsWith("ann-a: its BIRD does not carry the routes of this network (tor-1: "
+                    + why + ")");
+        });
+        session("tor-1", "ann-a", "Established", null, List.of(new WithheldNetwork("other-net", why)));
+        eventually(() -> assertThat(condition(status("ann", "web"), JuneauConstants.CONDITION_ANNOUNCED).getStatus())
+                .as("another network withheld says nothing about this one").isEqualTo("True"));
     }
 
     /** Written as the node agent writes it: only agents may create BGPSessions and their status. */
     private void session(String peer, String node, String state, String error) {
+        session(peer, node, state, error, null);
+    }
+
+    private void session(String peer, String node, String state, String error, List<WithheldNetwork> withheld) {
         String name = JuneauConstants.bgpSessionName(peer, node);
-        try (var agent = cluster.newAgentClient()) {
+        try (var agent = cluster.newAgentClient(node)) {
             var resource = agent.resources(BGPSession.class).withName(name);
             if (resource.get() == null) {
                 BGPSession s = new BGPSession();
@@ -264,6 +282,7 @@ class NodeSelectionMockTest extends ScenarioBase {
             BGPSessionStatus st = new BGPSessionStatus();
             st.setState(state);
             st.setLastError(error);
+            st.setWithheldNetworks(withheld);
             current.setStatus(st);
             agent.resource(current).updateStatus();
         }

@@ -35,6 +35,11 @@ class RbacMockTest {
             assertThat(calls.stream().filter(call -> call[1].contains("/servicecidrs"))
                     .map(call -> call[0] + (call[1].contains("watch=true") ? " watch" : " list")).distinct())
                     .containsExactlyInAnyOrder("GET list", "GET watch");
+            // who may use a network reads Namespace labels (docs/install.md, "Sharing a cluster between teams"):
+            // a list and a watch of namespaces, never a get or a write
+            assertThat(calls.stream().filter(call -> call[1].matches("/api/v1/namespaces(\\?.*)?"))
+                    .map(call -> call[0] + (call[1].contains("watch=true") ? " watch" : " list")).distinct())
+                    .containsExactlyInAnyOrder("GET list", "GET watch");
         }
     }
 
@@ -83,7 +88,7 @@ class RbacMockTest {
         eventually(() -> assertThat(c.slb("r", "leaves")).isNull());
 
         // a node whose agent released its Lease: the controller writes its BGPSession Unknown (docs/bgp.md)
-        try (var agent = c.newAgentClient()) {
+        try (var agent = c.newAgentClient("node-a")) {
             var s = new me.loutres.juneau.api.v1alpha1.BGPSession();
             s.getMetadata().setName("tor.node-a");
             s.getMetadata().setLabels(java.util.Map.of(JuneauConstants.LABEL_PEER, "tor", JuneauConstants.LABEL_NODE,
@@ -100,6 +105,32 @@ class RbacMockTest {
                 .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)).endSpec().build()).create();
         eventually(() -> assertThat(c.client().resources(me.loutres.juneau.api.v1alpha1.BGPSession.class)
                 .withName("tor.node-a").get().getStatus()).isNotNull());
+        // a network that lets one labelled namespace in: a label change of that Namespace re-queues its Service,
+        // which then keeps its VIP as NotAllowed
+        c.ensureNamespace("r-team");
+        c.client().namespaces().withName("r-team").edit(ns -> {
+            ns.getMetadata().setLabels(java.util.Map.of("tenant", "gold"));
+            return ns;
+        });
+        c.client().resources(me.loutres.juneau.api.v1alpha1.ExternalNetwork.class).withName("rbac-bgp-net").edit(n -> {
+            me.loutres.juneau.api.v1alpha1.ServiceAllocation sa = new me.loutres.juneau.api.v1alpha1.ServiceAllocation();
+            sa.setNamespaces(List.of("r"));
+            sa.setNamespaceSelectors(List.of(new io.fabric8.kubernetes.api.model.LabelSelectorBuilder()
+                    .addToMatchLabels("tenant", "gold").build()));
+            n.getSpec().setServiceAllocation(sa);
+            return n;
+        });
+        eventually(() -> {
+            c.service("r-team", "tenant", "rbac-bgp-net");
+            assertThat(c.svc("r-team", "tenant")).isNotNull();
+        });
+        eventually(() -> assertThat(c.slb("r-team", "tenant").getStatus().getVip()).isNotNull());
+        c.client().namespaces().withName("r-team").edit(ns -> {
+            ns.getMetadata().setLabels(java.util.Map.of("tenant", "silver"));
+            return ns;
+        });
+        eventually(() -> assertThat(c.slb("r-team", "tenant").getStatus().getPhase())
+                .isEqualTo(JuneauConstants.PHASE_ERROR));
 
         // a restart: the Lease is released by the first and taken by the second, which restores by listing
         ctl.close();

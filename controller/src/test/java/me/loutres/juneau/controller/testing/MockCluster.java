@@ -96,7 +96,7 @@ public final class MockCluster implements AutoCloseable {
             WebhookTls tls = WebhookTls.get();
             Path cert = Files.writeString(tlsDir.resolve("tls.crt"), tls.serving().certificatePem());
             Path key = Files.writeString(tlsDir.resolve("tls.key"), tls.serving().keyPem());
-            webhookClient = server.client(Identities.ADMIN_TOKEN);
+            webhookClient = server.client(Identities.WEBHOOK_TOKEN);
             int webhookPort = webhook.start(WebhookConfig.builder(cert, key).bindAddress("127.0.0.1").port(0)
                     .settings(AdmissionSettings.defaults()).shutdownGrace(Duration.ofMillis(200))
                     .viewSource(new ClusterViewSource.Client(webhookClient, server::storageGet)).build());
@@ -167,9 +167,12 @@ public final class MockCluster implements AutoCloseable {
         return c;
     }
 
-    /** A node agent's client (the caller closes it): only agents may write BGPSessions (docs/admission.md). */
-    public KubernetesClient newAgentClient() {
-        return server.client(Identities.AGENT_TOKEN);
+    /**
+     * The node agent's client of one node (the caller closes it): only agents may write BGPSessions, and only their
+     * own node's (docs/admission.md).
+     */
+    public KubernetesClient newAgentClient(String node) {
+        return server.client(server.agentToken(node));
     }
 
     /** A controller client the cluster does not keep (the caller closes it), so it can be garbage collected. */

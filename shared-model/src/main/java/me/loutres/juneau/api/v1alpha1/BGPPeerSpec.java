@@ -27,15 +27,15 @@ public class BGPPeerSpec {
     @JsonPropertyDescription("TCP port of the neighbour, 1-65535 (default 179).")
     private Integer peerPort;
     @Default("90s")
-    @JsonPropertyDescription("Hold time, a duration such as 90s or 3m: 0s (no keepalives) or 3s to 65535s (default 90s).")
+    @JsonPropertyDescription("Hold time, a Kubernetes (Go) duration of whole seconds such as 90s, 3m or 0: 0s (no keepalives) or 3s to 65535s (default 90s).")
     private String holdTime;
-    @JsonPropertyDescription("Keepalive interval, a duration less than holdTime; 0s only with holdTime 0s (default holdTime/3).")
+    @JsonPropertyDescription("Keepalive interval, a duration of whole seconds less than holdTime; 0s only with holdTime 0s (default holdTime/3).")
     private String keepaliveTime;
-    @JsonPropertyDescription("IPv4 address the nodes connect from (optional; default the address of the outgoing interface).")
+    @JsonPropertyDescription("IPv4 address the nodes connect from (default the address of the outgoing interface); required with a bfdProfile on a multihop session (iBGP or ebgpMultiHop), as BIRD needs it for BFD.")
     private String sourceAddress;
     @JsonPropertyDescription("Allow an eBGP neighbour that is not directly connected (default false).")
     private Boolean ebgpMultiHop;
-    @JsonPropertyDescription("TCP MD5 password: a key of a Secret in juneau-system (optional).")
+    @JsonPropertyDescription("TCP MD5 password: a key of a Secret in juneau-system whose value is 1-80 bytes of UTF-8 without a double quote, backslash or line break (optional).")
     private SecretKeyRef passwordSecret;
     @JsonPropertyDescription("Name of a BFDProfile: the session is also watched by BFD (optional).")
     private String bfdProfile;

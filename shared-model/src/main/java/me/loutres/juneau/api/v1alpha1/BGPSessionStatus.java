@@ -22,6 +22,10 @@ public class BGPSessionStatus {
     private Long routesAdvertised;
     @JsonPropertyDescription("The daemon's words for the last failure, e.g. Connection refused or Hold timer expired.")
     private String lastError;
+    @JsonPropertyDescription("The ExternalNetworks this session should send whose routes the node's BGP daemon does not"
+            + " carry (it refused them, or still runs an earlier configuration), each with why; absent when it carries"
+            + " them all. A ServiceLoadBalancer of such a network is not counted as announced by this node.")
+    private List<WithheldNetwork> withheldNetworks;
     @JsonPropertyDescription("The metadata.generation this status was written for.")
     private Long observedGeneration;
     @JsonPropertyDescription("Condition Established: True while the session is Established.")
@@ -66,6 +70,14 @@ public class BGPSessionStatus {
     public void setLastError(String lastError) {
         this.lastError = lastError;
     }
+    public List<WithheldNetwork> getWithheldNetworks() {
+        return withheldNetworks;
+    }
+
+    public void setWithheldNetworks(List<WithheldNetwork> withheldNetworks) {
+        this.withheldNetworks = withheldNetworks;
+    }
+
     public Long getObservedGeneration() {
         return observedGeneration;
     }
@@ -87,11 +99,12 @@ public class BGPSessionStatus {
             return false;
         }
         BGPSessionStatus that = (BGPSessionStatus) o;
-        return Objects.equals(state, that.state) && Objects.equals(bfdState, that.bfdState) && Objects.equals(since, that.since) && Objects.equals(routesAdvertised, that.routesAdvertised) && Objects.equals(lastError, that.lastError) && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(conditions, that.conditions);
+        return Objects.equals(state, that.state) && Objects.equals(bfdState, that.bfdState) && Objects.equals(since, that.since) && Objects.equals(routesAdvertised, that.routesAdvertised) && Objects.equals(lastError, that.lastError) && Objects.equals(withheldNetworks, that.withheldNetworks) && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(conditions, that.conditions);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(state, bfdState, since, routesAdvertised, lastError, observedGeneration, conditions);
+        return Objects.hash(state, bfdState, since, routesAdvertised, lastError, withheldNetworks, observedGeneration,
+                conditions);
     }
 }

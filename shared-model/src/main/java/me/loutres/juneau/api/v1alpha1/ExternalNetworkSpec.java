@@ -33,6 +33,9 @@ public class ExternalNetworkSpec {
     @JsonPropertyDescription("type arp only: the interfaces the agent may answer ARP on.")
     private ExternalNetworkArp arp;
 
+    @JsonPropertyDescription("Who may use the network (namespaces, namespace and Service label selectors); absent = every Service.")
+    private ServiceAllocation serviceAllocation;
+
     public ExternalNetworkSpec() {
     }
 
@@ -79,5 +82,13 @@ public class ExternalNetworkSpec {
 
     public void setArp(ExternalNetworkArp arp) {
         this.arp = arp;
+    }
+
+    public ServiceAllocation getServiceAllocation() {
+        return serviceAllocation;
+    }
+
+    public void setServiceAllocation(ServiceAllocation serviceAllocation) {
+        this.serviceAllocation = serviceAllocation;
     }
 }

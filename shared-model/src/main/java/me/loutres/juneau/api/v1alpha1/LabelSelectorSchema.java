@@ -13,9 +13,9 @@ import java.util.Map;
  */
 @JsonClassDescription("A label selector (metav1.LabelSelector): matchLabels and matchExpressions must all hold.")
 public final class LabelSelectorSchema {
-    @JsonPropertyDescription("Labels a node must carry with exactly these values.")
+    @JsonPropertyDescription("Labels the selected object (a node, a namespace, a Service) must carry with exactly these values.")
     public Map<String, String> matchLabels;
-    @JsonPropertyDescription("Requirements on a node's labels; all must hold.")
+    @JsonPropertyDescription("Requirements on the selected object's labels; all must hold.")
     public List<Requirement> matchExpressions;
 
     private LabelSelectorSchema() {
@@ -36,7 +36,7 @@ public final class LabelSelectorSchema {
     }
 
     /** The schema of a list of label selectors. */
-    @JsonClassDescription("Label selectors; a node matches when any one of them selects it.")
+    @JsonClassDescription("Label selectors; an object matches when any one of them selects it.")
     public static final class AnyOf extends ArrayList<LabelSelectorSchema> {
         private AnyOf() {
         }

@@ -2,6 +2,7 @@ package me.loutres.juneau.webhook.view;
 
 import me.loutres.juneau.policy.DefaultNetwork;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,6 +25,7 @@ import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.Watched;
 import me.loutres.juneau.runtime.watch.WatchedCache;
 import me.loutres.juneau.view.BgpNames;
@@ -69,7 +71,10 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BFD_PROFILES, List.of("get", "list", "watch")),
             // a BGPPeer's password Secret is checked to exist with its key; only juneau-system is readable, and the
             // cache keeps names and keys, never values (docs/admission.md, BGPPeer)
-            new Access("", "secrets", List.of("get", "list", "watch"), JuneauConstants.SYSTEM_NAMESPACE));
+            new Access("", "secrets", List.of("get", "list", "watch"), JuneauConstants.SYSTEM_NAMESPACE),
+            // who may use an ExternalNetwork reads the labels of the Service's Namespace (docs/install.md, "Sharing a
+            // cluster between teams"): names and labels only, never a get
+            new Access("", "namespaces", List.of("list", "watch")));
 
     /** How often the view looks at its watches: a sync or a lost watch is said within a second. */
     static final long CHECK_MILLIS = 250;
@@ -87,6 +92,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final Watched<BGPPeer> peers;
     private final Watched<BFDProfile> bfdProfiles;
     private final Watched<Secret> secrets;
+    private final Watched<Namespace> namespaces;
     private final List<Watched<?>> all;
     private final RangeIndex<PoolEntryRef> poolEntries = new RangeIndex<>();
     private final RangeIndex<String> nodeIps = new RangeIndex<>();
@@ -123,7 +129,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         bfdProfiles = cache.watch("BFDProfile", client.resources(BFDProfile.class));
         secrets = cache.watch("Secret", client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE))
                 .store(KeysOnlyStore::new);
-        all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets);
+        namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
+        all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets, namespaces);
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
@@ -331,7 +338,37 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         }
     }
 
-    /** The Secret cache: each Secret is kept with its keys and empty values, so no password stays in memory. */
+    /*
+     * A Namespace created in the same kubectl apply as its Services may reach this cache after their reviews; with no
+     * get on namespaces (least privilege), a miss stays a miss: the rule then selects it by name only, and the message
+     * says its labels are not known (a retry a moment later is judged with them).
+     */
+    @Override
+    public Optional<Map<String, String>> namespaceLabels(String name) {
+        Namespace ns = name == null ? null : namespaces.get(name);
+        return ns == null ? Optional.empty() : Optional.of(ViewKeys.labels(ns));
+    }
+
+    /** Read like {@link #systemSecretKeys}: a miss is read once from the API server and judged, never kept. */
+    @Override
+    public Optional<String> systemSecretPasswordProblem(String name, String key) {
+        if (name == null || name.isEmpty()) {
+            return Optional.empty();
+        }
+        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
+        if (cached != null) {
+            return Secrets.passwordProblem(cached, key);
+        }
+        try {
+            Secret live = missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name);
+            return live == null ? Optional.empty() : Secrets.passwordProblem(live, key);
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            LOG.debug("cluster view: reading Secret {} after a cache miss failed: {}", name, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The Secret cache: each Secret is kept with its keys and, for values, whether each could be a BGP password, so no password stays in memory. */
     private static final class KeysOnlyStore extends BasicItemStore<Secret> {
         KeysOnlyStore() {
             super(Cache::metaNamespaceKeyFunc);

@@ -73,7 +73,8 @@ class InformerClusterViewMockTest {
         client.resource(network).create();
         client.secrets().inNamespace("juneau-system").resource(new SecretBuilder().withNewMetadata()
                 .withName("bgp-auth").withNamespace("juneau-system").endMetadata()
-                .addToData("password", "c2VjcmV0").build()).create();
+                .addToData("password", "c2VjcmV0").addToData("long", java.util.Base64.getEncoder().encodeToString(
+                        "x".repeat(81).getBytes(java.nio.charset.StandardCharsets.US_ASCII))).build()).create();
         client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata()
                 .withName("other").withNamespace("default").endMetadata().addToData("password", "eA==").build()).create();
 
@@ -88,13 +89,39 @@ class InformerClusterViewMockTest {
             assertThat(view.externalNetworksNamingPeer("tor-2")).extracting(n -> n.getMetadata().getName())
                     .containsExactly("edge");
             assertThat(view.externalNetworksNamingPeer("tor-1")).isEmpty();
-            assertThat(view.systemSecretKeys("bgp-auth")).contains(java.util.Set.of("password"));
+            assertThat(view.systemSecretKeys("bgp-auth")).contains(java.util.Set.of("password", "long"));
+            // the store keeps, per key, whether the value could be a BGP password, never the value
+            assertThat(view.systemSecretPasswordProblem("bgp-auth", "password")).isEmpty();
+            assertThat(view.systemSecretPasswordProblem("bgp-auth", "long")).contains("is 81 bytes long");
             assertThat(view.systemSecretKeys("other")).as("only juneau-system is read").isEmpty();
             assertThat(view.informer("Secret").getStore().list()).singleElement()
-                    .satisfies(secret -> assertThat(secret.toString()).doesNotContain("c2VjcmV0"));
+                    .satisfies(secret -> assertThat(secret.toString()).doesNotContain("c2VjcmV0")
+                            .doesNotContain("eHh4eHh4"));
 
             client.resource(peer("tor-3", "198.18.0.2", null)).create();
             await(() -> view.bgpPeersWithAddress("198.18.0.2").size() == 1);
+        }
+    }
+
+    /** Who may use a network reads Namespace labels: kept lean (name and labels), followed on change. */
+    @Test
+    void keepsTheNamespacesNamesAndLabelsOnlyAndFollowsTheirLabels() throws Exception {
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("team-a").addToLabels("tenant", "gold").addToAnnotations("note", "a long annotation")
+                .endMetadata().build()).create();
+        try (InformerClusterView view = InformerClusterView.start(client)) {
+            await(view::synced);
+            assertThat(view.namespaceLabels("team-a")).contains(java.util.Map.of("tenant", "gold"));
+            assertThat(view.namespaceLabels("team-b")).as("an unknown Namespace has no labels to judge").isEmpty();
+            assertThat(view.informer("Namespace").getStore().list()).singleElement()
+                    .satisfies(ns -> assertThat(((io.fabric8.kubernetes.api.model.Namespace) ns).getMetadata()
+                            .getAnnotations()).isNullOrEmpty());
+
+            client.namespaces().withName("team-a").edit(ns -> {
+                ns.getMetadata().getLabels().put("tenant", "silver");
+                return ns;
+            });
+            await(() -> view.namespaceLabels("team-a").equals(java.util.Optional.of(java.util.Map.of("tenant", "silver"))));
         }
     }
 

@@ -28,7 +28,6 @@ import me.loutres.juneau.api.v1alpha1.BGPPeerSpec;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkBgp;
 import me.loutres.juneau.api.v1alpha1.ExternalNetworkSpec;
-import me.loutres.juneau.apiserver.Identities;
 import me.loutres.juneau.cli.demo.LocalStack;
 
 /**
@@ -62,7 +61,6 @@ public final class BgpLanScenario implements AutoCloseable {
     private final LocalStack stack;
     private final KubernetesClient admin;
     private final Path work;
-    private final Path kubeconfig;
     private Process routerBird;
 
     private BgpLanScenario(ArpLab lab) throws Exception {
@@ -73,12 +71,6 @@ public final class BgpLanScenario implements AutoCloseable {
         nodes.put("node-b", lab.host("node-b", 12));
         this.stack = LocalStack.startForAgents(0, 0);
         this.admin = stack.api().adminClient();
-        this.kubeconfig = work.resolve("agent.kubeconfig");
-        Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:",
-                "- name: local", "  cluster:", "    server: " + stack.api().url(),
-                "    certificate-authority-data: " + stack.api().caData(), "users:", "- name: agent", "  user:",
-                "    token: " + Identities.AGENT_TOKEN, "contexts:", "- name: local", "  context:",
-                "    cluster: local", "    user: agent", "current-context: local", ""));
     }
 
     /** Why this cannot run here (not root, no namespaces, no BIRD), or null when it can. */
@@ -227,7 +219,8 @@ public final class BgpLanScenario implements AutoCloseable {
             }
         }
         for (ArpLab.Host n : nodes.values()) {
-            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, true, extraJvm(),
+            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(),
+                    agentKubeconfig(n.name()), work, true, extraJvm(),
                     List.of("--bird", BIRD.toString(), "--bird-dir", work.resolve("bird-" + n.name()).toString())));
         }
     }
@@ -353,5 +346,13 @@ public final class BgpLanScenario implements AutoCloseable {
         } catch (IOException ignored) {
             // a temp directory with a local-only kubeconfig, BIRD configurations and logs
         }
+    }
+    /**
+     * The agent of one node has its own kubeconfig (its node's token, as a pod's service-account token names its
+     * node), so the webhook refuses its writes about the other node, as in a cluster.
+     */
+    private Path agentKubeconfig(String node) throws IOException {
+        return stack.api().writeKubeconfig(work.resolve("agent-" + node + ".kubeconfig"), "juneau-agent",
+                stack.api().agentToken(node));
     }
 }

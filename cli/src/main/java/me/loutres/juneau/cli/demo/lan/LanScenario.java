@@ -49,7 +49,6 @@ public final class LanScenario implements AutoCloseable {
     private final LocalStack stack;
     private final KubernetesClient admin;
     private final Path work;
-    private final Path kubeconfig;
     private List<String> agentJvm = me.loutres.juneau.agent.AgentJvm.FLAGS;
     private String agentClassPath = System.getProperty("java.class.path");
 
@@ -62,12 +61,6 @@ public final class LanScenario implements AutoCloseable {
         this.stack = LocalStack.startForAgents(0, 0);
         this.admin = stack.api().adminClient();
         this.work = Files.createTempDirectory("juneau-lan-");
-        this.kubeconfig = work.resolve("agent.kubeconfig");
-        Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:",
-                "- name: local", "  cluster:", "    server: " + stack.api().url(),
-                "    certificate-authority-data: " + stack.api().caData(), "users:", "- name: agent", "  user:",
-                "    token: " + Identities.AGENT_TOKEN, "contexts:", "- name: local", "  context:",
-                "    cluster: local", "    user: agent", "current-context: local", ""));
     }
 
     /** Builds the LAN and the stack and creates the objects; the agents are started separately. */
@@ -164,7 +157,8 @@ public final class LanScenario implements AutoCloseable {
             }
         }
         for (ArpLab.Host n : nodes.values()) {
-            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(), kubeconfig, work, gratuitousArp, agentJvm,
+            agents.put(n.name(), AgentProcess.start(n.namespace(), n.name(),
+                    agentKubeconfig(n.name()), work, gratuitousArp, agentJvm,
                     agentClassPath, jvmArgs, agentArgs));
         }
     }
@@ -269,5 +263,13 @@ public final class LanScenario implements AutoCloseable {
         } catch (IOException ignored) {
             // a temp directory with a local-only kubeconfig and agent logs
         }
+    }
+    /**
+     * The agent of one node has its own kubeconfig (its node's token, as a pod's service-account token names its
+     * node), so the webhook refuses its writes about the other node, as in a cluster.
+     */
+    private Path agentKubeconfig(String node) throws IOException {
+        return stack.api().writeKubeconfig(work.resolve("agent-" + node + ".kubeconfig"), "juneau-agent",
+                stack.api().agentToken(node));
     }
 }

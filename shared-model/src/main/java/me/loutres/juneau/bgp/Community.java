@@ -1,4 +1,4 @@
-package me.loutres.juneau.agent.bgp;
+package me.loutres.juneau.bgp;
 
 /**
  * A BGP community attached to a network's routes: standard {@code (a,b)} (RFC 1997) or large {@code (a,b,c)} (RFC
