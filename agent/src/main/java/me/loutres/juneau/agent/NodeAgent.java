@@ -22,6 +22,7 @@ import me.loutres.juneau.agent.kube.LeaseKeeper;
 import me.loutres.juneau.agent.kube.NodeSources;
 import me.loutres.juneau.agent.kube.Reporter;
 import me.loutres.juneau.agent.kube.SessionWriter;
+import me.loutres.juneau.agent.kube.WriteRefusals;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
@@ -93,7 +94,8 @@ public final class NodeAgent implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        Reporter reporter = new Reporter(client, options.node(), clock);
+        WriteRefusals refusals = new WriteRefusals(metrics);
+        Reporter reporter = new Reporter(client, options.node(), clock, refusals);
         this.arp = new ArpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
                 clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
@@ -106,11 +108,13 @@ public final class NodeAgent implements AutoCloseable {
                 WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock).outagesFromOtherPaths());
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api, clock);
+        lease.reportRefusals(refusals::annotation);
         this.advertisements = new AdvertisementWatch(client, watches, options.node(), metrics, reporter, timer, clock,
                 this::kick);
         this.sources = new NodeSources(client, watches, options.node(), options.namespace(), bgpOptions.routerId(),
                 clock, metrics, this::kick);
-        this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock),
+        this.bgp = new BgpLoop(new BgpDriver(bgpOptions.settings(), metrics, clock,
+                () -> me.loutres.juneau.agent.bgp.NodeReach.read(interfaces.get())),
                 new SessionWriter(client, options.node(), reporter, clock), sources, this::kick);
         this.runtime = new ControllerRuntime("juneau-agent", new MicrometerRuntimeMetrics(metrics.registry()));
         this.queue = runtime.register(Registration.<String>of("node", "node", this::reconcileNode)
@@ -187,6 +191,7 @@ public final class NodeAgent implements AutoCloseable {
     /** The Lease loop saw the process frozen longer than its Lease: silent until a fresh list. */
     private void paused() {
         arp.suspend();
+        bgp.afterPause(); // the controller may have written our sessions Unknown meanwhile
         catchingUp = true;
         kick();
     }

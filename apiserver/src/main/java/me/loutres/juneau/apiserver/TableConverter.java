@@ -250,21 +250,38 @@ final class TableConverter {
         return null;
     }
 
-    /** Follows {@code .a.b[*].c}: the subset of JSONPath that printer columns use here. */
+    /**
+     * Follows {@code .a.b[*].c} and {@code .a[?(@.type=="X")].b}: the subset of JSONPath that printer columns use
+     * here (the ServiceLoadBalancer's Announced column picks one condition by its type).
+     */
     static List<JsonNode> select(JsonNode root, String path) {
         List<JsonNode> current = List.of(root);
-        for (String part : path.replaceFirst("^\\.", "").split("\\.")) {
-            boolean all = part.endsWith("[*]");
-            String field = all ? part.substring(0, part.length() - 3) : part;
+        java.util.regex.Matcher m = STEP.matcher(path);
+        int at = 0;
+        while (at < path.length()) {
+            if (!m.find(at) || m.start() != at) {
+                return List.of(); // outside the subset: an empty cell, as kubectl shows for a path that finds nothing
+            }
+            at = m.end();
+            String field = m.group(1);
+            boolean all = m.group(2) != null;
+            String filterField = m.group(3);
+            String filterValue = m.group(4);
             List<JsonNode> next = new ArrayList<>();
             for (JsonNode n : current) {
                 JsonNode v = n.path(field);
                 if (v.isMissingNode() || v.isNull()) {
                     continue;
                 }
-                if (all && v.isArray()) {
+                if (filterField != null && v.isArray()) {
+                    v.forEach(e -> {
+                        if (filterValue.equals(e.path(filterField).asText(null))) {
+                            next.add(e);
+                        }
+                    });
+                } else if (all && v.isArray()) {
                     v.forEach(next::add);
-                } else {
+                } else if (filterField == null) {
                     next.add(v);
                 }
             }
@@ -272,6 +289,9 @@ final class TableConverter {
         }
         return current;
     }
+
+    private static final java.util.regex.Pattern STEP = java.util.regex.Pattern.compile(
+            "\\.([A-Za-z0-9_-]+)(?:(\\[\\*\\])|\\[\\?\\(@\\.([A-Za-z0-9_-]+)\\s*==\\s*[\"']([^\"']*)[\"']\\)\\])?");
 
     /** kubectl's short age form (duration.HumanDuration): 45s, 7m, 3h, 2d. */
     static String age(String timestamp, Instant now) {

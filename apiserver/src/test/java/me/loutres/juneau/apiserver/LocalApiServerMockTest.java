@@ -348,6 +348,9 @@ class LocalApiServerMockTest {
             var st = new me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus();
             st.setVip("192.0.2.9");
             st.setPhase("Allocated");
+            st.setConditions(List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder().withType("Available")
+                    .withStatus("True").build(), new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                    .withType("Announced").withStatus("False").build()));
             s.setStatus(st);
             return s;
         });
@@ -357,12 +360,13 @@ class LocalApiServerMockTest {
         assertThat(table.path("kind").asText()).isEqualTo("Table");
         List<String> columns = new java.util.ArrayList<>();
         table.path("columnDefinitions").forEach(c -> columns.add(c.path("name").asText()));
-        assertThat(columns).containsExactly("Name", "Service", "ExternalNetwork", "VIP", "Phase", "Nodes", "ARPNode",
-                "Age");
+        assertThat(columns).containsExactly("Name", "Service", "ExternalNetwork", "VIP", "Phase", "Announced", "Nodes",
+                "ARPNode", "Age");
         JsonNode cells = table.path("rows").get(0).path("cells");
         assertThat(cells.get(0).asText()).isEqualTo("web");
         assertThat(cells.get(3).asText()).isEqualTo("192.0.2.9");
         assertThat(cells.get(4).asText()).isEqualTo("Allocated");
+        assertThat(cells.get(5).asText()).as("the Announced condition's status, picked by type").isEqualTo("False");
         assertThat(table.path("rows").get(0).path("object").path("metadata").path("namespace").asText())
                 .isEqualTo("default");
     }

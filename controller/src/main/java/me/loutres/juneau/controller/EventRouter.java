@@ -123,17 +123,17 @@ final class EventRouter {
         cache.onLeases(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Lease l) {
-                onLease(l, l);
+                onLease(l, null, l);
             }
 
             @Override
             public void onUpdate(Lease o, Lease n) {
-                onLease(n, n);
+                onLease(n, o, n);
             }
 
             @Override
             public void onDelete(Lease l, boolean unknown) {
-                onLease(l, null);
+                onLease(l, l, null);
             }
         });
         // a ServiceCIDR or a Node's podCIDR came or went: the pools sharing an address with it reserve or free those
@@ -243,11 +243,20 @@ final class EventRouter {
         }
     }
 
-    private void onLease(Lease l, Lease now) {
+    private void onLease(Lease l, Lease before, Lease now) {
         String node = NodeLiveness.nodeOf(l);
         if (node != null) {
             liveness.observed(node, now);
+            if (leading.getAsBoolean() && !Objects.equals(refusals(before), refusals(now))) {
+                // the agent's refused writes changed: condition Announced of the node's Services says them
+                cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+            }
         }
+    }
+
+    private static String refusals(Lease l) {
+        return l == null || l.getMetadata() == null || l.getMetadata().getAnnotations() == null ? null
+                : l.getMetadata().getAnnotations().get(me.loutres.juneau.plan.RefusedWrites.ANNOTATION);
     }
 
     /** Peer, node, state, error and withheld networks: what condition Announced reads of a BGPSession. */

@@ -70,6 +70,7 @@ public final class JuneauController implements AutoCloseable {
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
     private final EventRouter router;
     private final NodeLivenessWatch liveness;
+    private final DeadNodeSessions deadNodeSessions;
     private final CompletableFuture<Void> synced;
     private final AllocationRestore restore;
     private OpsServer ops;
@@ -118,7 +119,9 @@ public final class JuneauController implements AutoCloseable {
         serviceReconciler.leaseDuration(options.lease().leaseDuration());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed, options.clock());
         this.networkReconciler = new NetworkReconciler(cache, malformed);
-        this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null);
+        this.deadNodeSessions = new DeadNodeSessions(client, cache, options.clock());
+        this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null,
+                deadNodeSessions::dead);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness, options.managed());
         router.register();
         this.synced = cache.start();
@@ -316,6 +319,7 @@ public final class JuneauController implements AutoCloseable {
         runtime.close();
         state.set(null);
         liveness.close();
+        deadNodeSessions.close();
         awaitQuietWatches(Duration.ofMillis(300), Duration.ofSeconds(5));
         cache.close();
         if (ops != null) {

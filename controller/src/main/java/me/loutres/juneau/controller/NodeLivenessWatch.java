@@ -50,11 +50,16 @@ final class NodeLivenessWatch implements AutoCloseable {
     /** Nodes with an agent Lease: only they may answer ARP (unless the controller runs without agents). */
     private final java.util.Set<String> withAgent = ConcurrentHashMap.newKeySet();
 
-    NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading) {
+    /** Told (node, why) when a node becomes dead while this controller leads: its BGPSessions go Unknown. */
+    private final java.util.function.BiConsumer<String, String> onDead;
+
+    NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading,
+            java.util.function.BiConsumer<String, String> onDead) {
         this.cache = cache;
         this.requeue = requeue;
         this.clock = clock;
         this.leading = leading;
+        this.onDead = onDead;
         cache.leaseHorizon().onAdvance(() -> List.copyOf(awaiting).forEach(n -> judge(n, cache.agentLease(n))));
     }
 
@@ -78,6 +83,9 @@ final class NodeLivenessWatch implements AutoCloseable {
                     isDead ? " (" + s.why() + "): its VIPs go to other nodes" : "");
             if (leading.getAsBoolean()) {
                 cache.servicesWithEndpointsOn(node).forEach(requeue::service);
+                if (isDead) {
+                    onDead.accept(node, s.why());
+                }
             }
         }
         Optional<Instant> expires = s == null || isDead ? Optional.empty() : s.expiresAt();

@@ -45,7 +45,7 @@ class CrdsUpToDateTest {
         List<String> names = slb.lines().filter(l -> l.trim().startsWith("name: ") && !l.contains("v1alpha1"))
                 .map(l -> l.trim().substring("name: ".length()).replace("\"", "")).toList();
         assertThat(names).startsWith("serviceloadbalancers.juneau.loutres.me", "Service", "ExternalNetwork", "VIP", "Phase",
-                "Nodes", "ARPNode", "Age");
+                "Announced", "Nodes", "ARPNode", "Age");
     }
 
     @Test

@@ -9,7 +9,8 @@ import me.loutres.juneau.view.ClusterView;
 /**
  * BGPSessions are the node agents' (docs/admission.md, BGPSession): only an agent identity creates or updates one
  * (and its {@code status}), with the name {@code <peer>.<node>}, the two labels and {@code spec} agreeing, and only
- * for its own node when its token says which node it runs on. The controller, the garbage collector and the
+ * for its own node when its token says which node it runs on; the controller may only write a dead node's session
+ * {@code Unknown} ({@link UnknownSessionRule}). The controller, the garbage collector and the
  * namespace controller may delete one, and so may the agent of its node; the garbage collector may orphan one.
  */
 final class BgpSessionRules implements KindRules {
@@ -42,6 +43,9 @@ final class BgpSessionRules implements KindRules {
         if (!agent) {
             if (ControllerOnlyRules.ORPHANING.allows().test(review)) {
                 return Verdict.allow();
+            }
+            if (settings.controllerUsernames().contains(review.username())) {
+                return UnknownSessionRule.review(review, what, who);
             }
             return Verdict.deny(what + " is written by the node agents only: its status is what the node's BGP"
                     + " daemon reports, and kubectl get bgpsessions shows it" + who);

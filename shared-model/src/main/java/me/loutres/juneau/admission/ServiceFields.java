@@ -29,10 +29,12 @@ import me.loutres.juneau.view.PlainShape;
  * @param ipFamilies            spec.ipFamilies, empty when absent
  * @param labels                metadata.labels, empty when absent (who may use a network, policy/NetworkAccess)
  * @param ipFamilyPolicy        spec.ipFamilyPolicy, null when absent
+ * @param annotationKeys        every annotation's key, in their order ({@link ServiceAnnotationHints} warns of those
+ *                              that look meant for Juneau but are not read)
  */
 record ServiceFields(String type, String loadBalancerClass, String externalTrafficPolicy, String loadBalancerIP,
                      Map<String, String> ourAnnotations, List<Port> ports, List<String> ipFamilies,
-                     Map<String, String> labels, String ipFamilyPolicy) {
+                     Map<String, String> labels, String ipFamilyPolicy, List<String> annotationKeys) {
     private static final String OURS = JuneauConstants.GROUP + "/";
 
     /**
@@ -79,7 +81,8 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
                 spec == null || spec.getIpFamilies() == null ? List.of() : List.copyOf(spec.getIpFamilies()),
                 service.getMetadata() == null || service.getMetadata().getLabels() == null ? Map.of()
                         : Collections.unmodifiableMap(new LinkedHashMap<>(service.getMetadata().getLabels())),
-                spec == null ? null : spec.getIpFamilyPolicy());
+                spec == null ? null : spec.getIpFamilyPolicy(),
+                all == null ? List.of() : List.copyOf(all.keySet()));
     }
 
     /** The fields of a tree {@link PlainShape} vouched for: every value present has its natural type. */
@@ -87,8 +90,10 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         JsonNode spec = tree.path("spec");
         Map<String, String> ours = new LinkedHashMap<>();
         JsonNode annotations = tree.path("metadata").path("annotations");
+        List<String> keys = new ArrayList<>();
         for (var it = annotations.fields(); it.hasNext(); ) {
             var e = it.next();
+            keys.add(e.getKey());
             if (e.getKey().startsWith(OURS)) {
                 ours.put(e.getKey(), e.getValue().textValue());
             }
@@ -112,8 +117,7 @@ record ServiceFields(String type, String loadBalancerClass, String externalTraff
         return new ServiceFields(text(spec.get("type")), text(spec.get("loadBalancerClass")),
                 text(spec.get("externalTrafficPolicy")), text(spec.get("loadBalancerIP")),
                 Collections.unmodifiableMap(ours), List.copyOf(ports), List.copyOf(families),
-                Collections.unmodifiableMap(labels),
-                text(spec.get("ipFamilyPolicy")));
+                Collections.unmodifiableMap(labels), text(spec.get("ipFamilyPolicy")), List.copyOf(keys));
     }
 
     private static String text(JsonNode node) {

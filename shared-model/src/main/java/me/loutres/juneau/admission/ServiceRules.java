@@ -75,6 +75,7 @@ final class ServiceRules implements KindRules {
             verdict.warn("spec.loadBalancerIP " + Texts.quote(service.loadBalancerIP()) + " is not used by Juneau; "
                     + "set annotation " + JuneauConstants.ANNOTATION_REQUESTED_IP + " to request an address");
         }
+        ServiceAnnotationHints.of(service.annotationKeys()).forEach(verdict::warn);
         ServiceFields old = oldService(review);
         if (old != null && manages(old) && sameAdmissionFields(old, service)) {
             // so existing Services survive later changes of the pools and networks they reference

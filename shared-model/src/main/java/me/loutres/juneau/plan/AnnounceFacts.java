@@ -1,6 +1,7 @@
 package me.loutres.juneau.plan;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import me.loutres.juneau.selection.NodeEligibility;
 
@@ -12,9 +13,12 @@ import me.loutres.juneau.selection.NodeEligibility;
  *                         {@code --arp-without-agents}: a local stack where no agent is meant to answer)
  * @param sessions         BGP sessions reported by the agents of the Service's nodes (others are ignored)
  * @param peers            the network's {@code spec.bgp.peers}; empty = every BGPPeer
+ * @param refusedWrites    per node and kind (BGPSession, ARPAdvertisement), what the API server answered when the
+ *                         node's agent wrote and was refused ({@link RefusedWrites}, from the agent's Lease); absent
+ *                         = none known
  */
 public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
-        List<String> peers) {
+        List<String> peers, Map<String, Map<String, String>> refusedWrites) {
 
     /**
      * One BGPSession as its agent reports it (plain data: the planner reads no API object it does not need).
@@ -44,6 +48,19 @@ public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgent
         eligibility = eligibility == null ? NodeEligibility.everyNode() : eligibility;
         sessions = sessions == null ? List.of() : sessions.stream().filter(Objects::nonNull).toList();
         peers = peers == null ? List.of() : peers.stream().filter(Objects::nonNull).toList();
+        refusedWrites = refusedWrites == null ? Map.of() : Map.copyOf(refusedWrites);
+    }
+
+    /** What the API server answered the node's agent for a write of {@code kind}; null when none is refused. */
+    public String refused(String node, String kind) {
+        Map<String, String> byKind = refusedWrites.get(node);
+        return byKind == null ? null : byKind.get(kind);
+    }
+
+    /** No refused write known. */
+    public AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgents, List<SessionReport> sessions,
+            List<String> peers) {
+        this(eligibility, arpWithoutAgents, sessions, peers, Map.of());
     }
 
     /** Every node may announce, a node without an agent may answer ARP, no session reported: the old rules. */

@@ -30,7 +30,7 @@ final class Announcements {
     static Announcement of(String type, String vip, List<String> advertisingNodes, String arpNode, String arpName,
             ARPAdvertisement existing, AnnounceFacts facts) {
         if (JuneauConstants.MODE_ARP.equals(type)) {
-            return arp(vip, arpNode, arpName, existing);
+            return arp(vip, arpNode, arpName, existing, facts);
         }
         if (JuneauConstants.MODE_BGP.equals(type)) {
             return bgp(vip, advertisingNodes, facts);
@@ -38,7 +38,8 @@ final class Announcements {
         return notAnnounced("the type of its ExternalNetwork is unknown, so no agent announces VIP " + vip);
     }
 
-    private static Announcement arp(String vip, String node, String name, ARPAdvertisement existing) {
+    private static Announcement arp(String vip, String node, String name, ARPAdvertisement existing,
+            AnnounceFacts facts) {
         if (node == null) {
             return notAnnounced("no node is elected to answer ARP for VIP " + vip + " (condition Available says why)");
         }
@@ -48,6 +49,10 @@ final class Announcements {
         Condition c = !current || st.getConditions() == null ? null : st.getConditions().stream()
                 .filter(x -> x != null && JuneauConstants.CONDITION_ANNOUNCED.equals(x.getType())).findFirst()
                 .orElse(null);
+        if (c == null && facts.refused(node, JuneauConstants.KIND_ARP_ADVERTISEMENT) != null) {
+            return notAnnounced(RefusedWrites.writesRefused(node, JuneauConstants.KIND_ARP_ADVERTISEMENT,
+                    facts.refused(node, JuneauConstants.KIND_ARP_ADVERTISEMENT)));
+        }
         if (c == null) {
             return notAnnounced(node + ": its agent has not reported on ARPAdvertisement " + name + " yet; check"
                     + " the juneau-agent pod on " + node + " (kubectl -n juneau-system get pods -o wide)");
@@ -86,6 +91,9 @@ final class Announcements {
                     .filter(s -> s.established() && s.withheld() != null).toList();
             if (!established.isEmpty()) {
                 up.add(node + " (" + String.join(", ", established) + ")");
+            } else if (sessions.isEmpty() && facts.refused(node, JuneauConstants.KIND_BGP_SESSION) != null) {
+                down.add(RefusedWrites.writesRefused(node, JuneauConstants.KIND_BGP_SESSION,
+                        facts.refused(node, JuneauConstants.KIND_BGP_SESSION)));
             } else if (!withheld.isEmpty()) {
                 // Established, but its BIRD does not carry this network's routes: the router never learnt the VIP
                 down.add(node + ": its BIRD does not carry the routes of this network (" + withheld.stream()

@@ -303,7 +303,7 @@ public final class ServicePlanner {
                 ? new StatusInput.Announcement(false, JuneauConstants.REASON_NOT_ALLOCATED, "no VIP allocated")
                 : Announcements.of(type, vip, backends.advertisingNodes(), arp.node(),
                         JuneauConstants.arpAdvertisementName(ns, name), in.existingArp(),
-                        in.announce());
+                        SessionLiveness.judged(in.announce(), in.liveness()));
         return new StatusParts(slb, network, new StatusInput(generation, allocation, backends, type, arp.node(), dead,
                 problem, leftOut, noAgents, announcement), arp, warnings, currentIngress(in.service()), rfc3339(in.now()));
     }

@@ -198,6 +198,21 @@ class AdmissionRulesTest {
         // warning for loadBalancerIP
         allowWarn("2.1 loadBalancerIP warns", SVC, () -> create(svc("a").lbIp("192.0.2.9").yaml()),
                 "spec.loadBalancerIP \"192.0.2.9\" is not used by Juneau; set annotation juneau.loutres.me/load-balancer-requested-ip to request an address");
+        // annotations that look meant for Juneau but are not read: warned, never denied (issue 41, item 6)
+        allowWarn("2.1 a typo'd juneau.loutres.me/ annotation warns with the nearest real key", SVC,
+                () -> create(svc("a").annotation("juneau.loutres.me/load-balancer-requested-ip-address", "192.0.2.9")
+                        .yaml()),
+                "annotation juneau.loutres.me/load-balancer-requested-ip-address is not one Juneau reads, so it has no"
+                        + " effect; did you mean juneau.loutres.me/load-balancer-requested-ip? Juneau reads"
+                        + " juneau.loutres.me/load-balancer-external-network and"
+                        + " juneau.loutres.me/load-balancer-requested-ip on a Service");
+        allowWarn("2.1 MetalLB's loadBalancerIPs warns with Juneau's equivalent", SVC,
+                () -> create(svc("a").annotation("metallb.universe.tf/loadBalancerIPs", "192.0.2.9").yaml()),
+                "annotation metallb.universe.tf/loadBalancerIPs is MetalLB's and Juneau does not read it; Juneau's is"
+                        + " juneau.loutres.me/load-balancer-requested-ip (one address, or an IPv4 and an IPv6 address"
+                        + " separated by a comma)");
+        allow("2.1 other annotations: no warning", SVC,
+                () -> create(svc("a").annotation("example.com/metallb.universe.tf", "x").annotation("team", "x").yaml()));
         // all problems together
         deny("2.1 all problems reported together", SVC, () -> create(svc("a").policy("Cluster").port("SCTP").net("pub").ip("x").yaml()),
                 "spec.externalTrafficPolicy: \"Cluster\" is not supported; accepted: Local (Juneau announces a VIP only from nodes with a local ready backend); "

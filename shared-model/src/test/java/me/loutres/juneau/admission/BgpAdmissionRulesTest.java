@@ -281,9 +281,19 @@ class BgpAdmissionRulesTest {
                 "status.routesAdvertised: 1.5 has the wrong type for BGPSession; expected an integer");
         deny("session: a person may not write one", SESSIONS, () -> Requests.session("CREATE").object(okSession()),
                 "BGPSession tor-1.node-a is written by the node agents only: its status is what the node's BGP daemon reports, and kubectl get bgpsessions shows it (request by \"alice\")");
-        deny("session: the controller may not write one", SESSIONS, () -> Requests.session("UPDATE").user(Requests.CONTROLLER)
+        deny("session: the controller may not write a BGP state", SESSIONS, () -> Requests.session("UPDATE").user(Requests.CONTROLLER)
                         .subResource("status").oldObject(okSession()).object(okSession()),
-                "BGPSession tor-1.node-a is written by the node agents only: its status is what the node's BGP daemon reports, and kubectl get bgpsessions shows it (request by \"system:serviceaccount:juneau-system:juneau-controller\")");
+                "BGPSession tor-1.node-a: status.state: \"Established\" is not for the controller to write; accepted: Unknown (the node's agent is dead: its session is no longer known) (request by \"system:serviceaccount:juneau-system:juneau-controller\")");
+        allow("session: the controller writes a dead node's session Unknown", SESSIONS, () -> Requests.session("UPDATE")
+                .user(Requests.CONTROLLER).subResource("status").oldObject(okSession())
+                .object(okSession().replace("state: Established", "state: Unknown\n  routesAdvertised: 0")));
+        deny("session: the controller may not claim routes", SESSIONS, () -> Requests.session("UPDATE").user(Requests.CONTROLLER)
+                        .subResource("status").oldObject(okSession())
+                        .object(okSession().replace("state: Established", "state: Unknown\n  routesAdvertised: 3")),
+                "BGPSession tor-1.node-a: status.routesAdvertised: 3 cannot be claimed by the controller; accepted: 0 or absent (request by \"system:serviceaccount:juneau-system:juneau-controller\")");
+        deny("session: the controller may not create one", SESSIONS, () -> Requests.session("CREATE").user(Requests.CONTROLLER)
+                        .object(okSession().replace("state: Established", "state: Unknown")),
+                "BGPSession tor-1.node-a: the controller may only UPDATE its status subresource, to state Unknown when the node's agent is dead (request by \"system:serviceaccount:juneau-system:juneau-controller\")");
         deny("session: name, labels and spec must agree", SESSIONS, () -> Requests.session("CREATE").user(AGENT)
                         .object(session("tor-1.node-b", "tor-1", "node-a", "juneau.loutres.me/peer: tor-2")),
                 "BGPSession tor-1.node-b: metadata.name: \"tor-1.node-b\" is not <spec.peer>.<spec.nodeName>; accepted: tor-1.node-a; "

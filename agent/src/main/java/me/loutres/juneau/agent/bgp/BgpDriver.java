@@ -55,17 +55,30 @@ public final class BgpDriver implements AutoCloseable {
     private BirdConfig lastConfig;
     /** Since when (clock millis) each peer's session has not been Established, for {@link SilentSessions}. */
     private final Map<String, Long> downSince = new java.util.HashMap<>();
+    private final LastErrors lastErrors = new LastErrors();
+    private final java.util.function.Supplier<NodeReach> reach;
 
     public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock) {
-        this(settings, metrics, clock, BirdConfigRenderer::render);
+        this(settings, metrics, clock, BirdConfigRenderer::render, NodeReach::unknown);
     }
 
     /** @param renderer BIRD's text for a configuration: {@link BirdConfigRenderer#render}, or a test's double of it */
     public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock, Function<BirdConfig, String> renderer) {
+        this(settings, metrics, clock, renderer, NodeReach::unknown);
+    }
+
+    /** @param reach the node's interfaces and routes, read when a silent session needs explaining */
+    public BgpDriver(Settings settings, AgentMetrics metrics, Clock clock, java.util.function.Supplier<NodeReach> reach) {
+        this(settings, metrics, clock, BirdConfigRenderer::render, reach);
+    }
+
+    private BgpDriver(Settings settings, AgentMetrics metrics, Clock clock, Function<BirdConfig, String> renderer,
+            java.util.function.Supplier<NodeReach> reach) {
         this.settings = settings;
         this.metrics = metrics;
         this.clock = clock;
         this.renderer = renderer;
+        this.reach = reach;
     }
 
     /** Makes BIRD run the plan's configuration; returns one report per session of the plan. */
@@ -194,6 +207,7 @@ public final class BgpDriver implements AutoCloseable {
         plan.bird().neighbors().forEach(n -> neighbors.put(n.peer(), n));
         long now = clock.millis();
         downSince.keySet().retainAll(neighbors.keySet());
+        lastErrors.retain(neighbors.keySet());
         for (NodePlan.SessionPlan s : plan.sessions()) {
             BirdStatus.Session b = sessions.get(BirdSymbols.peer(s.peer()));
             RefusedPiece refusedPeer = refusals.peer(s.peer());
@@ -213,7 +227,8 @@ public final class BgpDriver implements AutoCloseable {
             }
             Duration down = Duration.ofMillis(now - downSince.getOrDefault(s.peer(), now));
             out.add(new SessionReport(s.peer(), state, bfdState, b.established() ? b.exported() : 0,
-                    error != null ? error : SilentSessions.lastError(b, neighbors.get(s.peer()), down), withheld));
+                    error != null ? error : lastErrors.of(s.peer(), b, neighbors.get(s.peer()), down, reach),
+                    withheld));
         }
         metrics.bgpSessions(out);
         return out;

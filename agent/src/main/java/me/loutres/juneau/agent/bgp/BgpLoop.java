@@ -80,6 +80,17 @@ public final class BgpLoop implements AutoCloseable {
         }
     }
 
+    /** After a pause longer than the Lease: the sessions are written afresh on the next turn (on the BGP thread). */
+    public void afterPause() {
+        if (!stopping) {
+            try {
+                thread.execute(sessions::forgetWritten);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // stopping meanwhile
+            }
+        }
+    }
+
     /** Whether BIRD ran after the last plan carried out (its sessions are polled each turn); never waits. */
     public boolean birdRunning() {
         return birdRunning;
@@ -90,7 +101,11 @@ public final class BgpLoop implements AutoCloseable {
         return bgp.birdPid();
     }
 
-    /** Lets the turn under way finish, then withdraws every route and waits for BIRD to send that, and stops it. */
+    /**
+     * Lets the turn under way finish, then withdraws every route and waits for BIRD to send that, and stops it; then
+     * marks this node's BGPSessions stopped (at most {@link #MARK_WAIT}: an API server that does not answer must not
+     * hold the shutdown, the Lease then tells the controller).
+     */
     @Override
     public void close() {
         stopping = true;
@@ -101,5 +116,25 @@ public final class BgpLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         bgp.close();
+        java.util.concurrent.ExecutorService marker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "juneau-agent-bgp-stop");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            // the BGP thread is done: only the marker uses the writer now
+            List<String> marked = marker.submit(sessions::markStopped).get(MARK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!marked.isEmpty()) {
+                LOG.info("BGPSessions marked stopped: {}", marked);
+            }
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            LOG.warn("BGPSessions not all marked stopped within {} ms: {}", MARK_WAIT.toMillis(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            marker.shutdownNow();
+        }
     }
+
+    private static final java.time.Duration MARK_WAIT = java.time.Duration.ofSeconds(3);
 }

@@ -160,12 +160,23 @@ public final class AdvertisementWatch {
             if (!problem.equals(lastSkipped.get(name))) {
                 LOG.warn("skipping ARPAdvertisement {}: {}", name.isEmpty() ? "(without a name)" : name, problem);
                 if (!name.isEmpty()) {
-                    events.execute(() -> reporter.eventOnAdvertisement(name, "Warning",
+                    Reporter.Involved about = involved(name);
+                    events.execute(() -> reporter.eventOnAdvertisement(about, "Warning",
                             JuneauConstants.EVENT_INVALID_ADVERTISEMENT, "node " + node
                                     + " does not answer ARP for this advertisement: " + problem));
                 }
             }
         });
         lastSkipped = Map.copyOf(skipped);
+    }
+
+    /** The advertisement of that name as the cache has it (its uid for the Event), or only the name when gone. */
+    private Reporter.Involved involved(String name) {
+        for (GenericKubernetesResource g : cached()) {
+            if (g.getMetadata() != null && name.equals(g.getMetadata().getName())) {
+                return new Reporter.Involved(name, g.getMetadata().getUid(), g.getMetadata().getResourceVersion());
+            }
+        }
+        return new Reporter.Involved(name, null, null);
     }
 }

@@ -47,6 +47,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Timing timing;
     private final AgentMetrics metrics;
     private final Runnable onPause;
+    private volatile java.util.function.Supplier<String> refusedWrites = () -> null;
     private final ApiConnection api;
     private final Thread thread;
     private final Object wake = new Object();
@@ -142,6 +143,26 @@ public final class LeaseKeeper implements AutoCloseable {
         }
     }
 
+    /**
+     * Where the agent's refused writes come from ({@link WriteRefusals#annotation}): each renewal carries them on the
+     * Lease, the one object the agent writes whatever else is refused, for the controller to read (docs/design.md).
+     */
+    public void reportRefusals(java.util.function.Supplier<String> annotation) {
+        this.refusedWrites = annotation;
+    }
+
+    private void annotateRefusals(Lease lease) {
+        String value = refusedWrites.get();
+        java.util.Map<String, String> annotations = lease.getMetadata().getAnnotations() == null
+                ? new java.util.HashMap<>() : new java.util.HashMap<>(lease.getMetadata().getAnnotations());
+        if (value == null) {
+            annotations.remove(me.loutres.juneau.plan.RefusedWrites.ANNOTATION);
+        } else {
+            annotations.put(me.loutres.juneau.plan.RefusedWrites.ANNOTATION, value);
+        }
+        lease.getMetadata().setAnnotations(annotations.isEmpty() ? null : annotations);
+    }
+
     private synchronized boolean renew(String who, Duration duration) {
         ZonedDateTime now = ZonedDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         try {
@@ -151,6 +172,7 @@ public final class LeaseKeeper implements AutoCloseable {
                 lease.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
                         .addToLabels("app.kubernetes.io/name", "juneau-agent").build());
                 lease.setSpec(spec(who, duration, now, now));
+                annotateRefusals(lease);
                 client.leases().inNamespace(namespace).resource(lease).create();
             } else {
                 LeaseSpec old = lease.getSpec() == null ? new LeaseSpec() : lease.getSpec();
@@ -162,6 +184,7 @@ public final class LeaseKeeper implements AutoCloseable {
                 } else {
                     lease.getSpec().setLeaseTransitions(old.getLeaseTransitions());
                 }
+                annotateRefusals(lease);
                 client.leases().inNamespace(namespace).resource(lease).update();
             }
             boolean first = renewedMillis == 0;

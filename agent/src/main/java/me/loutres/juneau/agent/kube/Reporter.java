@@ -29,6 +29,7 @@ public final class Reporter {
     private final KubernetesClient client;
     private final String node;
     private final Clock clock;
+    private final WriteRefusals refusals;
 
     public Reporter(KubernetesClient client, String node) {
         this(client, node, Clock.systemUTC());
@@ -36,9 +37,20 @@ public final class Reporter {
 
     /** @param clock the time of Events and of condition transitions */
     public Reporter(KubernetesClient client, String node, Clock clock) {
+        this(client, node, clock, new WriteRefusals(new me.loutres.juneau.agent.ops.AgentMetrics()));
+    }
+
+    /** @param refusals where the writes the API server refuses are said and counted */
+    public Reporter(KubernetesClient client, String node, Clock clock, WriteRefusals refusals) {
         this.client = client;
         this.node = node;
         this.clock = clock;
+        this.refusals = refusals;
+    }
+
+    /** The agent's refused writes (the BGPSession writer records its own there too). */
+    public WriteRefusals refusals() {
+        return refusals;
     }
 
     /** The status this node wants on an advertisement it owns. */
@@ -93,8 +105,10 @@ public final class Reporter {
         copy.setStatus(s);
         try {
             client.resources(ARPAdvertisement.class).resource(copy).updateStatus();
+            refusals.succeeded(JuneauConstants.KIND_ARP_ADVERTISEMENT);
             return true;
         } catch (KubernetesClientException e) {
+            refusals.refused(JuneauConstants.KIND_ARP_ADVERTISEMENT, e);
             LOG.debug("status of ARPAdvertisement {} not written: {}", current.getMetadata().getName(), e.getMessage());
             return false;
         }
@@ -110,16 +124,25 @@ public final class Reporter {
      * Records an Event on an ARPAdvertisement (cluster-scoped, so the Event lives in {@code default}, where
      * {@code kubectl describe arpadvertisement} finds it).
      */
-    public void eventOnAdvertisement(String advertisement, String type, String reason, String message) {
-        record("default", advertisement, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
-                .withKind(JuneauConstants.KIND_ARP_ADVERTISEMENT).withName(advertisement).build(), type, reason,
-                message);
+    public void eventOnAdvertisement(Involved advertisement, String type, String reason, String message) {
+        eventOnClusterObject(JuneauConstants.KIND_ARP_ADVERTISEMENT, advertisement, type, reason, message);
     }
 
     /** Records an Event on a cluster-scoped Juneau object (it lives in {@code default}, as for advertisements). */
-    public void eventOnClusterObject(String kind, String name, String type, String reason, String message) {
-        record("default", name, new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
-                .withKind(kind).withName(name).build(), type, reason, message);
+    public void eventOnClusterObject(String kind, Involved object, String type, String reason, String message) {
+        record("default", object.name(), new ObjectReferenceBuilder().withApiVersion(JuneauConstants.API_VERSION)
+                .withKind(kind).withName(object.name()).withUid(object.uid())
+                .withResourceVersion(object.resourceVersion()).build(), type, reason, message);
+    }
+
+    /**
+     * The object an Event is about. {@code kubectl describe} lists only the Events whose {@code involvedObject.uid}
+     * is the described object's: an Event without the uid exists but is shown nowhere but {@code kubectl get events}.
+     *
+     * @param uid             metadata.uid; null only when unknown (then describe will not show the Event)
+     * @param resourceVersion the version the Event speaks of; null when unknown
+     */
+    public record Involved(String name, String uid, String resourceVersion) {
     }
 
     private void record(String namespace, String about, ObjectReference involved, String type, String reason,
@@ -138,7 +161,9 @@ public final class Reporter {
                 .build();
         try {
             client.v1().events().inNamespace(namespace).resource(event).create();
+            refusals.succeeded("Event");
         } catch (KubernetesClientException e) {
+            refusals.refused("Event", e);
             LOG.debug("event {} on {} {} not recorded: {}", reason, involved.getKind(), about, e.getMessage());
         }
     }

@@ -44,6 +44,8 @@ public final class SessionWriter {
     /** On an ExternalNetwork whose routes this node's BIRD refused (docs/bgp.md, "Troubleshooting"). */
     public static final String EVENT_ROUTES_WITHHELD = "RoutesWithheld";
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    /** The start of a stopped agent's lastError (docs/bgp.md, "SIGTERM"). */
+    public static final String STOPPED = "juneau-agent stopped on node ";
     private static final ResourceDefinitionContext SESSIONS = ResourceDefinitionContext.fromResourceType(BGPSession.class);
 
     private final KubernetesClient client;
@@ -95,6 +97,46 @@ public final class SessionWriter {
         }
     }
 
+    /**
+     * A clean stop (SIGTERM, after BIRD closed every session): each session this agent wrote says {@code Idle} with
+     * why, so no BGPSession claims {@code Established} for a node that announces nothing (issue 41). Called before
+     * the Lease is released; the controller judges a node whose agent died without this by its Lease (docs/bgp.md).
+     *
+     * @return the sessions written
+     */
+    public List<String> markStopped() {
+        List<String> done = new java.util.ArrayList<>();
+        for (String name : new TreeSet<>(written.keySet())) {
+            BGPSessionStatus last = written.get(name);
+            String peer = name.substring(0, name.length() - node.length() - 1);
+            try {
+                BGPSession current = client.resources(BGPSession.class).withName(name).get();
+                if (current == null) {
+                    continue;
+                }
+                long generation = last.getObservedGeneration() == null ? 0 : last.getObservedGeneration();
+                current.setStatus(SessionStatuses.wanted(new SessionReport(peer, "Idle", null, 0, STOPPED + node
+                        + ": its routes are withdrawn and its BIRD is stopped"), current.getStatus(), generation,
+                        clock.instant()));
+                client.resources(BGPSession.class).resource(current).updateStatus();
+                done.add(name);
+            } catch (KubernetesClientException e) {
+                LOG.warn("BGPSession {} not marked stopped: {}", name, e.getMessage());
+            }
+        }
+        return done;
+    }
+
+    /**
+     * The agent did not run (or reach the API server) for longer than its Lease: the controller may have written its
+     * sessions {@code Unknown} meanwhile (docs/bgp.md), so what this writer remembers having written is no longer
+     * what is stored; the next turn writes every session afresh.
+     */
+    public void forgetWritten() {
+        written.clear();
+        lastWrite.clear();
+    }
+
     /** Which of this node's sessions exist, listed by its label until a list succeeds (an outage retries). */
     private void listOnce() {
         if (existing != null) {
@@ -111,6 +153,7 @@ public final class SessionWriter {
             }
             existing = found;
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSessions of node {} not listed: {}", node, e.getMessage());
         }
     }
@@ -127,6 +170,7 @@ public final class SessionWriter {
             LOG.info("deleted BGPSession {}: its peer no longer applies to node {}", name, node);
             forget(name);
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSession {} not deleted: {}", name, e.getMessage());
         }
     }
@@ -156,7 +200,7 @@ public final class SessionWriter {
     private void events(NodePlan.SessionPlan plan, SessionReport r) {
         Boolean before = wasEstablished.put(plan.peer(), r.established());
         if (before != null && before != r.established()) {
-            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, plan.peer(),
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, peerRef(plan),
                     r.established() ? "Normal" : "Warning", r.established() ? EVENT_SESSION_UP : EVENT_SESSION_DOWN,
                     "BGP session from node " + node + " " + (r.established() ? "Established" : "down: " + r.state()
                             + (r.lastError() == null ? "" : " (" + r.lastError() + ")")));
@@ -166,7 +210,7 @@ public final class SessionWriter {
         if (error != null && !r.established() && !said.equals(lastErrorEvent.get(plan.peer()))
                 && (plan.problem() != null || error.startsWith("BIRD"))) {
             // a configuration problem of ours (not BIRD's words about the wire): one Warning per distinct problem
-            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, plan.peer(), "Warning", EVENT_SESSION_DOWN,
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER, peerRef(plan), "Warning", EVENT_SESSION_DOWN,
                     "node " + node + " cannot keep this session: " + error);
         }
         lastErrorEvent.put(plan.peer(), said);
@@ -179,13 +223,21 @@ public final class SessionWriter {
         now.forEach((network, why) -> {
             String said = RefusalLocator.withoutPlace(why);
             if (!said.equals(withheldEvent.get(network))) {
-                reporter.eventOnClusterObject(JuneauConstants.KIND_EXTERNAL_NETWORK, network, "Warning",
+                // the network's uid is not in the session report: kubectl describe externalnetwork does not list
+                // this Event yet (kubectl get events does)
+                reporter.eventOnClusterObject(JuneauConstants.KIND_EXTERNAL_NETWORK,
+                        new Reporter.Involved(network, null, null), "Warning",
                         EVENT_ROUTES_WITHHELD, "node " + node + " does not announce the routes of this network: " + why);
             }
         });
         withheldEvent.keySet().retainAll(now.keySet());
         now.forEach((network, why) -> withheldEvent.put(network,
                 RefusalLocator.withoutPlace(why)));
+    }
+
+    /** The BGPPeer an Event is about, with its uid: without it {@code kubectl describe bgppeer} shows no Event. */
+    private static Reporter.Involved peerRef(NodePlan.SessionPlan plan) {
+        return new Reporter.Involved(plan.peer(), plan.peerUid(), null);
     }
 
     private void write(NodePlan.SessionPlan plan, SessionReport r) {
@@ -229,9 +281,11 @@ public final class SessionWriter {
             }
             current.setStatus(wanted);
             client.resources(BGPSession.class).resource(current).updateStatus();
+            reporter.refusals().succeeded(JuneauConstants.KIND_BGP_SESSION);
             lastWrite.put(name, now);
             written.put(name, wanted);
         } catch (KubernetesClientException e) {
+            reporter.refusals().refused(JuneauConstants.KIND_BGP_SESSION, e);
             LOG.debug("BGPSession {} not written: {}", name, e.getMessage());
             lastWrite.put(name, now); // tried: the next turn a second later tries again
         }

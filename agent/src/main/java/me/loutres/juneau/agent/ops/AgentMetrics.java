@@ -176,6 +176,22 @@ public final class AgentMetrics {
         return v == null ? 0 : v.get();
     }
 
+    /**
+     * A write the API server refused (403 Forbidden, 422 Invalid), by kind and the server's reason
+     * ({@code juneau_agent_writes_refused_total}; docs/troubleshooting.md).
+     */
+    public void writeRefused(String kind, String reason) {
+        Counter.builder("juneau_agent_writes_refused").tag("kind", kind).tag("reason", reason)
+                .description("Writes the API server refused (RBAC or admission): the kind and the server's reason;"
+                        + " the agent's log says each once, its Lease annotation juneau.loutres.me/refused-writes"
+                        + " the latest").register(registry).increment();
+    }
+
+    public double writesRefused(String kind, String reason) {
+        Counter c = registry.find("juneau_agent_writes_refused").tag("kind", kind).tag("reason", reason).counter();
+        return c == null ? 0 : c.count();
+    }
+
     public PrometheusMeterRegistry registry() {
         return registry;
     }

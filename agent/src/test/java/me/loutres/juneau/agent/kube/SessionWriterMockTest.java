@@ -142,6 +142,43 @@ class SessionWriterMockTest {
         assertThat(s.getStatus()).as("written for the new peer").isNotNull();
     }
 
+    /** kubectl describe bgppeer lists only Events whose involvedObject.uid is the peer's (issue 41, item 1). */
+    @Test
+    void sessionEventsNameTheBgpPeerByItsUid() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        clock.advance(java.time.Duration.ofMillis(1_100));
+        w.write(List.of(plan("tor", "u-tor")), List.of(new SessionReport("tor", "Established", null, 1, null)),
+                Set.of());
+
+        var events = cluster.client().v1().events().inNamespace("default").list().getItems();
+        assertThat(events).filteredOn(e -> SessionWriter.EVENT_SESSION_UP.equals(e.getReason())).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getInvolvedObject().getKind()).isEqualTo(JuneauConstants.KIND_BGP_PEER);
+                    assertThat(e.getInvolvedObject().getName()).isEqualTo("tor");
+                    assertThat(e.getInvolvedObject().getUid()).isEqualTo("u-tor");
+                    assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo(JuneauConstants.API_VERSION);
+                });
+    }
+
+    /** After a pause longer than its Lease the controller may have written the session Unknown: it is rewritten. */
+    @Test
+    void afterAPauseTheSessionIsWrittenAfreshOverWhatTheControllerWrote() {
+        SessionWriter w = writer("node-a");
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        BGPSession s = session("tor.node-a");
+        s.getStatus().setState("Unknown");
+        cluster.client().resources(BGPSession.class).resource(s).updateStatus();
+
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        assertThat(session("tor.node-a").getStatus().getState()).as("unchanged report: nothing written")
+                .isEqualTo("Unknown");
+
+        w.forgetWritten();
+        turn(w, List.of(plan("tor", "u-tor")), Set.of());
+        assertThat(session("tor.node-a").getStatus().getState()).isEqualTo("Active");
+    }
+
     @Test
     void aRefusedPeerAndAWithheldNetworkAreWrittenWithBirdsWordsAndToldOnceInAnEventEach() {
         SessionWriter w = writer("node-a");

@@ -39,6 +39,8 @@ public final class AgentCluster implements AutoCloseable {
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
 
     private final Queue<Request> requests = new ConcurrentLinkedQueue<>();
+    /** Path parts whose writes by the agent are refused (403), as by RBAC or a webhook. */
+    private final java.util.Set<String> refused = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final List<KubernetesClient> agentClients = new java.util.ArrayList<>();
@@ -49,6 +51,13 @@ public final class AgentCluster implements AutoCloseable {
             public MockResponse dispatch(RecordedRequest request) {
                 if (AGENT_USER_AGENT.equals(request.getHeader("User-Agent"))) {
                     requests.add(new Request(request.getMethod(), request.getPath()));
+                    if (!"GET".equals(request.getMethod())
+                            && refused.stream().anyMatch(p -> request.getPath().contains(p))) {
+                        // as a webhook or RBAC denies it: 403 with a Status, nothing stored
+                        return new MockResponse().setResponseCode(403).setBody("{\"kind\":\"Status\",\"apiVersion\""
+                                + ":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403,"
+                                + "\"message\":\"refused by the test for " + request.getPath().split("\\?")[0] + "\"}");
+                    }
                 }
                 return super.dispatch(request);
             }
@@ -88,6 +97,11 @@ public final class AgentCluster implements AutoCloseable {
                 .withRequestRetryBackoffLimit(0).endConfig());
         agentClients.add(c);
         return c;
+    }
+
+    /** From now on the agent's writes (not reads) to paths containing {@code pathPart} are refused with a 403. */
+    public void refuseAgentWrites(String pathPart) {
+        refused.add(pathPart);
     }
 
     public List<Request> agentRequests() {

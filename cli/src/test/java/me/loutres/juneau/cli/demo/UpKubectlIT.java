@@ -216,6 +216,41 @@ class UpKubectlIT {
         }
     }
 
+    /**
+     * The agent's Events on a BGPPeer reach {@code kubectl describe bgppeer} (issue 41, item 1), written by the
+     * agent's {@link me.loutres.juneau.agent.kube.Reporter}. kubectl lists only the Events whose
+     * {@code involvedObject.uid} is the object's: one without the uid (as the agent wrote them before) is in
+     * {@code kubectl get events} but not in describe's output, which is what made describe say {@code <none>}.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(3)
+    void kubectlDescribeBgpPeerShowsTheAgentsEvents() throws Exception {
+        Path peer = Files.writeString(dir.resolve("peer.yaml"), String.join("\n",
+                "apiVersion: " + JuneauConstants.API_VERSION, "kind: BGPPeer", "metadata:", "  name: describe-me",
+                "spec:", "  peerAddress: 198.18.0.1", "  peerASN: 64512", "  myASN: 64513", ""));
+        Run created = kubectl("create", "-f", peer.toString());
+        assertThat(created.code()).as(created.err()).isZero();
+        String uid = kubectl("get", "bgppeer", "describe-me", "-o", "jsonpath={.metadata.uid}").out().trim();
+        assertThat(uid).isNotEmpty();
+
+        try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig))).build()) {
+            var reporter = new me.loutres.juneau.agent.kube.Reporter(client, "node-a");
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER,
+                    new me.loutres.juneau.agent.kube.Reporter.Involved("describe-me", uid, null), "Normal",
+                    "BGPSessionUp", "BGP session from node node-a Established");
+            reporter.eventOnClusterObject(JuneauConstants.KIND_BGP_PEER,
+                    new me.loutres.juneau.agent.kube.Reporter.Involved("describe-me", null, null), "Warning",
+                    "WithoutUid", "an Event as the agent wrote them before");
+        }
+
+        assertThat(kubectl("get", "events", "-n", "default").out()).contains("BGPSessionUp", "WithoutUid");
+        Run described = kubectl("describe", "bgppeer", "describe-me");
+        assertThat(described.code()).as(described.err()).isZero();
+        assertThat(described.out()).contains("Events:", "BGPSessionUp", "BGP session from node node-a Established",
+                "juneau-agent").doesNotContain("WithoutUid");
+    }
+
     private static String eventually(java.util.concurrent.Callable<String> probe, Predicate<String> done)
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -172,7 +172,23 @@ final class ServiceSnapshots {
                 labels.put(node, java.util.Collections.unmodifiableMap(new HashMap<>(l)));
             }
         }
-        return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers);
+        return new AnnounceFacts(NodeEligibility.of(network, selector, labels), arpWithoutAgents, sessions, peers,
+                refusedWrites(nodes));
+    }
+
+    /** Per node and kind, the writes the API server refuses its agent, as the agent's Lease says (docs/design.md). */
+    private Map<String, Map<String, String>> refusedWrites(Set<String> nodes) {
+        Map<String, Map<String, String>> out = new HashMap<>();
+        for (String node : nodes) {
+            io.fabric8.kubernetes.api.model.coordination.v1.Lease l = cache.agentLease(node);
+            Map<String, String> annotations = l == null || l.getMetadata() == null ? null
+                    : l.getMetadata().getAnnotations();
+            String value = annotations == null ? null : annotations.get(me.loutres.juneau.plan.RefusedWrites.ANNOTATION);
+            if (value != null) {
+                out.put(node, me.loutres.juneau.plan.RefusedWrites.parse(value));
+            }
+        }
+        return out;
     }
 
     /** Why the session's BIRD does not carry {@code network}'s routes (docs/bgp.md), or null when it does. */

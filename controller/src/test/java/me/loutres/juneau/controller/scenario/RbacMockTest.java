@@ -87,6 +87,24 @@ class RbacMockTest {
                 "{\"spec\":{\"type\":\"ClusterIP\",\"loadBalancerClass\":null}}");
         eventually(() -> assertThat(c.slb("r", "leaves")).isNull());
 
+        // a node whose agent released its Lease: the controller writes its BGPSession Unknown (docs/bgp.md)
+        try (var agent = c.newAgentClient("node-a")) {
+            var s = new me.loutres.juneau.api.v1alpha1.BGPSession();
+            s.getMetadata().setName("tor.node-a");
+            s.getMetadata().setLabels(java.util.Map.of(JuneauConstants.LABEL_PEER, "tor", JuneauConstants.LABEL_NODE,
+                    "node-a"));
+            var spec = new me.loutres.juneau.api.v1alpha1.BGPSessionSpec();
+            spec.setPeer("tor");
+            spec.setNodeName("node-a");
+            s.setSpec(spec);
+            agent.resource(s).create();
+        }
+        c.client().leases().inNamespace("juneau-system").resource(new io.fabric8.kubernetes.api.model.coordination.v1
+                .LeaseBuilder().withNewMetadata().withNamespace("juneau-system").withName("juneau-agent-node-a")
+                .endMetadata().withNewSpec().withHolderIdentity("").withLeaseDurationSeconds(30)
+                .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)).endSpec().build()).create();
+        eventually(() -> assertThat(c.client().resources(me.loutres.juneau.api.v1alpha1.BGPSession.class)
+                .withName("tor.node-a").get().getStatus()).isNotNull());
         // a network that lets one labelled namespace in: a label change of that Namespace re-queues its Service,
         // which then keeps its VIP as NotAllowed
         c.ensureNamespace("r-team");

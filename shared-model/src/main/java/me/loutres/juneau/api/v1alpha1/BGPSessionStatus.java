@@ -12,7 +12,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonClassDescription("Written by the node agent: the session's state as BIRD reports it.")
 public class BGPSessionStatus {
-    @JsonPropertyDescription("BGP state: Idle, Connect, Active, OpenSent, OpenConfirm or Established.")
+    @JsonPropertyDescription("BGP state: Idle, Connect, Active, OpenSent, OpenConfirm or Established; Unknown when the node's agent is dead by its Lease (written by the controller).")
     private String state;
     @JsonPropertyDescription("BFD state: Up, Down, Init or AdminDown; absent without a BFDProfile.")
     private String bfdState;

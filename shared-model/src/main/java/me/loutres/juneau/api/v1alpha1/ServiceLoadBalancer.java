@@ -20,6 +20,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "ExternalNetwork", jsonPath = ".spec.externalNetwork", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "VIP", jsonPath = ".status.vip", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+// Ready says a node may advertise; Announced (docs/phases-and-conditions.md) says whether the VIP really reaches the
+// network, by what the agents report: shown beside it so "Ready" never stands alone next to Announced=False
+@AdditionalPrinterColumn(name = "Announced", jsonPath = ".status.conditions[?(@.type==\"Announced\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Nodes", jsonPath = ".status.backendSummary.localReadyNodes", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "ARPNode", jsonPath = ".status.arpAnnouncingNode", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
