@@ -127,7 +127,7 @@ class BirdAcceptsAdmittedIT {
         Map<String, String> data = new LinkedHashMap<>();
         world.passwords().forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v)));
 
-        NodePlan plan = NodePlanner.plan(new NodeView(NODE, NODE_LABELS, "198.18.0.2", null, List.of(), slbs, networks,
+        NodePlan plan = NodePlanner.plan(new NodeView(NODE, NODE_LABELS, NODE_IP, null, List.of(), slbs, networks,
                 peers, profiles, Map.of(SECRET, data)));
 
         assertThat(plan.sessions()).as("every admitted peer is planned").allSatisfy(s -> assertThat(s.problem())
@@ -282,6 +282,12 @@ class BirdAcceptsAdmittedIT {
                 Tuple.of(1, Arbitraries.integers().between(0, 1_200).map(n -> n + "m")),
                 Tuple.of(3, Combinators.combine(Arbitraries.of("", "", "", "+", "-"), composite).as(String::concat)));
     }
+
+    /**
+     * The node's InternalIP, outside every address {@link #addresses()} makes: a peer at the node's own address is
+     * left out by the node itself (NodePlanner), which admission cannot know, so it is no admission-versus-BIRD case.
+     */
+    static final String NODE_IP = "198.19.0.2";
 
     static Arbitrary<String> addresses() {
         return Arbitraries.frequencyOf(
