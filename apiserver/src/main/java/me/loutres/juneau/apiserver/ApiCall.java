@@ -65,6 +65,30 @@ record ApiCall(String method, String path, Fields query, UserInfo user, Request 
         return bytes;
     }
 
+    /**
+     * Reads what is left of a request's body, at most {@link #DISCARD_LIMIT} bytes, and drops it: a request refused
+     * before its body was read (401, 403, 404...) would otherwise close the connection under a client still sending
+     * the body, and kubectl would print a broken pipe instead of the server's answer. Nothing is left to read after
+     * {@link #rawBody}, and a request without a body ends at once.
+     */
+    static void discardUnread(Request request) {
+        long declared = request.getLength();
+        if (declared == 0 || declared > DISCARD_LIMIT) {
+            return;
+        }
+        try {
+            InputStream in = Content.Source.asInputStream(request);
+            byte[] buffer = new byte[8192];
+            long left = DISCARD_LIMIT;
+            int n;
+            while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
+                left -= n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // the client went away or the body was already taken: the answer is sent as it is
+        }
+    }
+
     /** The body as JSON (sent as JSON or YAML); null when optional and empty. */
     JsonNode body(boolean optional) throws ApiException, IOException {
         byte[] bytes = rawBody();

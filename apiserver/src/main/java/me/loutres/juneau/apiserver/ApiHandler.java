@@ -97,6 +97,7 @@ final class ApiHandler extends Handler.Abstract {
             }
             throw ApiException.pathNotFound();
         } catch (ApiException e) {
+            ApiCall.discardUnread(request);
             Responses.send(response, callback, e.code(), e.status(), warnings);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
