@@ -85,43 +85,33 @@ class StrictTypesMockTest extends ApiServerFixture {
     @Test
     void aClientThatSendsAWhole12MiBBodyBeforeReadingReadsIts413() throws Exception {
         // large enough that what is left unread after the first 3 MiB does not fit in the sockets' buffers
-        byte[] body = new byte[12 * 1024 * 1024];
-        java.util.Arrays.fill(body, (byte) ' ');
-        try (SSLSocket socket = (SSLSocket) http.sslContext().getSocketFactory().createSocket("127.0.0.1",
-                server.port())) {
-            socket.setSoTimeout(20_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /api/v1/namespaces/default/services HTTP/1.1\r\nHost: localhost\r\n"
-                    + "Authorization: Bearer " + Identities.ADMIN_TOKEN + "\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
-                line.write(c);
-            }
-            assertThat(line.toString(StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 413 ");
-        }
+        assertThat(statusLineAfterSending("Authorization: Bearer " + Identities.ADMIN_TOKEN + "\r\n",
+                12 * 1024 * 1024, 0)).startsWith("HTTP/1.1 413 ");
     }
 
     @Test
     void aClientRefusedBeforeItsBodyIsReadStillReadsTheAnswer() throws Exception {
-        // a 401 (no token) is decided before the body is read; a server that closed with the body unread would break
-        // the client's write (kubectl printed "broken pipe" for a 403 so in UpRbacKubectlIT)
-        byte[] body = new byte[2 * 1024 * 1024];
+        // a 401 (no token) is decided before the body is read, and the body comes after the server has judged the
+        // headers, as kubectl's may: a server that answered and closed at once would break the client's write
+        // (kubectl printed "broken pipe" for a 403 so in UpRbacKubectlIT)
+        assertThat(statusLineAfterSending("", 2 * 1024 * 1024, 500)).startsWith("HTTP/1.1 401 ");
+    }
+
+    /** POSTs a Service body of {@code size} spaces, pausing between headers and body, and reads the status line. */
+    private String statusLineAfterSending(String extraHeaders, int size, long pauseMillis) throws Exception {
+        byte[] body = new byte[size];
         java.util.Arrays.fill(body, (byte) ' ');
         try (SSLSocket socket = (SSLSocket) http.sslContext().getSocketFactory().createSocket("127.0.0.1",
                 server.port())) {
             socket.setSoTimeout(20_000);
             OutputStream out = socket.getOutputStream();
-            out.write(("POST /api/v1/namespaces/default/services HTTP/1.1\r\nHost: localhost\r\n"
+            out.write(("POST /api/v1/namespaces/default/services HTTP/1.1\r\nHost: localhost\r\n" + extraHeaders
                     + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            // the body comes after the server has judged the headers, as kubectl's may: a server that answered and
-            // closed at once breaks this write
-            Thread.sleep(500);
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
             out.write(body);
             out.flush();
             InputStream in = socket.getInputStream();
@@ -129,7 +119,7 @@ class StrictTypesMockTest extends ApiServerFixture {
             for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
                 line.write(c);
             }
-            assertThat(line.toString(StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 401 ");
+            return line.toString(StandardCharsets.US_ASCII);
         }
     }
 }

@@ -242,7 +242,38 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         try {
             return Optional.ofNullable(type.cast(missLookup.get(type, name)));
         } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            LOG.debug("cluster view: reading {} after a cache miss failed: {}", name, e.getMessage());
+            missReadFailed(name, e);
+            return Optional.empty();
+        }
+    }
+
+    /** The last cache-miss read failure said at WARN: the same failure again (every review while it lasts) is DEBUG. */
+    private volatile String lastMissFailure;
+
+    /** A read-through that failed is judged as "not there"; said once at WARN per distinct failure, not silently. */
+    private void missReadFailed(String name, io.fabric8.kubernetes.client.KubernetesClientException e) {
+        String failure = e.getCode() + " " + e.getMessage();
+        if (!failure.equals(lastMissFailure)) {
+            lastMissFailure = failure;
+            LOG.warn("cluster view: reading {} after a cache miss failed (judged as absent): {}", name, e.getMessage());
+        } else {
+            LOG.debug("cluster view: reading {} after a cache miss failed again: {}", name, e.getMessage());
+        }
+    }
+
+    /** A Secret of juneau-system from the cache (keys only) or, on a miss, read once from the API server, never kept. */
+    private Optional<Secret> systemSecret(String name) {
+        if (name == null || name.isEmpty()) {
+            return Optional.empty();
+        }
+        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        try {
+            return Optional.ofNullable(missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name));
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            missReadFailed("Secret " + name, e);
             return Optional.empty();
         }
     }
@@ -348,20 +379,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
      */
     @Override
     public Optional<Set<String>> systemSecretKeys(String name) {
-        if (name == null || name.isEmpty()) {
-            return Optional.empty();
-        }
-        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
-        if (cached != null) {
-            return Optional.of(Set.copyOf(Secrets.keys(cached)));
-        }
-        try {
-            Secret live = missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name);
-            return live == null ? Optional.empty() : Optional.of(Set.copyOf(Secrets.keys(live)));
-        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            LOG.debug("cluster view: reading Secret {} after a cache miss failed: {}", name, e.getMessage());
-            return Optional.empty();
-        }
+        return systemSecret(name).map(secret -> Set.copyOf(Secrets.keys(secret)));
     }
 
     /*
@@ -378,20 +396,7 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     /** Read like {@link #systemSecretKeys}: a miss is read once from the API server and judged, never kept. */
     @Override
     public Optional<String> systemSecretPasswordProblem(String name, String key) {
-        if (name == null || name.isEmpty()) {
-            return Optional.empty();
-        }
-        Secret cached = secrets.get(JuneauConstants.SYSTEM_NAMESPACE + "/" + name);
-        if (cached != null) {
-            return Secrets.passwordProblem(cached, key);
-        }
-        try {
-            Secret live = missLookup.secret(JuneauConstants.SYSTEM_NAMESPACE, name);
-            return live == null ? Optional.empty() : Secrets.passwordProblem(live, key);
-        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-            LOG.debug("cluster view: reading Secret {} after a cache miss failed: {}", name, e.getMessage());
-            return Optional.empty();
-        }
+        return systemSecret(name).flatMap(secret -> Secrets.passwordProblem(secret, key));
     }
 
     /** The Secret cache: each Secret is kept with its keys and, for values, whether each could be a BGP password, so no password stays in memory. */
