@@ -101,6 +101,11 @@ public final class AddressIntervals {
         return n;
     }
 
+    /** Empties the set. */
+    public void clear() {
+        ranges.clear();
+    }
+
     /** How many intervals hold the set: what its memory follows. */
     public int intervals() {
         return ranges.size();

@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.ip.AddressRange;
+import me.loutres.juneau.ip.IpAddress;
+import me.loutres.juneau.ip.IpRange;
 import me.loutres.juneau.ip.Ipv4;
 import me.loutres.juneau.ip.PoolEntry;
 
@@ -29,7 +31,8 @@ import me.loutres.juneau.ip.PoolEntry;
  * minus the network and broadcast addresses of CIDRs shorter than /31; an address covered by two entries of one
  * pool belongs to the first of them.
  *
- * <p>Cost: every entry keeps its free addresses as intervals in a {@link TreeMap}, so one allocation, release or
+ * <p>Cost: every entry keeps its free addresses as intervals ({@link AddressIntervals}, the one interval set of
+ * either family), so one allocation, release or
  * requested-address check costs O(pools + entries + log intervals) and never walks the used addresses. Only
  * {@link #upsertPool} visits the addresses already held inside the pool's ranges, once, to build the free
  * intervals.
@@ -123,7 +126,7 @@ public final class Allocator {
                     Piece piece = p.arp() ? p.pieceOf(a) : null;
                     if (piece != null) {
                         p.excludedFree--;
-                        piece.entry.free.give(a);
+                        piece.entry.free.give(IpAddress.ipv4(a));
                     }
                 }
             }
@@ -132,7 +135,7 @@ public final class Allocator {
             if (!excluded.contains(a) && !holderByAddress.containsKey(a) && !isReserved(a)) {
                 for (PoolState p : pools.values()) {
                     Piece piece = p.arp() ? p.pieceOf(a) : null;
-                    if (piece != null && piece.entry.free.take(a)) {
+                    if (piece != null && piece.entry.free.take(IpAddress.ipv4(a))) {
                         p.excludedFree++;
                     }
                 }
@@ -293,9 +296,9 @@ public final class Allocator {
         }
         for (PoolState p : order) {
             for (EntryState e : p.entries()) {
-                long a = e.free.lowest();
-                if (a >= 0) {
-                    return new AllocationResult.Allocated(p.name, a);
+                IpAddress a = e.free.lowest();
+                if (a != null) {
+                    return new AllocationResult.Allocated(p.name, a.ipv4Value());
                 }
             }
         }
@@ -345,7 +348,7 @@ public final class Allocator {
                 } else if (p.arp() && excluded.contains(r.address())) {
                     p.excludedFree++;
                 } else {
-                    piece.entry.free.give(r.address());
+                    piece.entry.free.give(IpAddress.ipv4(r.address()));
                 }
             }
         }
@@ -515,7 +518,7 @@ public final class Allocator {
         for (PoolState p : pools.values()) {
             Piece piece = p.pieceOf(r.address());
             if (piece != null) {
-                if (!piece.entry.free.take(r.address())) {
+                if (!piece.entry.free.take(IpAddress.ipv4(r.address()))) {
                     if (isReserved(r.address())) {
                         p.reservedFree--;
                     } else if (p.arp() && excluded.contains(r.address())) {
@@ -602,13 +605,17 @@ public final class Allocator {
                 x = exIt.hasNext() ? exIt.next() : null;
             }
             if (blocked > cursor) {
-                es.free.addRange(cursor, blocked - 1);
+                es.free.add(ipv4Range(cursor, blocked - 1));
             }
             cursor = blocked + 1;
         }
         if (cursor <= last) {
-            es.free.addRange(cursor, last);
+            es.free.add(ipv4Range(cursor, last));
         }
+    }
+
+    private static IpRange ipv4Range(long first, long last) {
+        return new IpRange(IpAddress.ipv4(first), IpAddress.ipv4(last));
     }
 
     private static boolean isPrefix(List<PoolEntry> prefix, List<PoolEntry> list) {
@@ -673,7 +680,7 @@ public final class Allocator {
 
     private static final class EntryState {
         final PoolEntry entry;
-        final FreeRanges free = new FreeRanges();
+        final AddressIntervals free = new AddressIntervals();
 
         EntryState(PoolEntry entry) {
             this.entry = entry;

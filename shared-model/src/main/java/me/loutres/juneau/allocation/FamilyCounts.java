@@ -1,9 +1,12 @@
 package me.loutres.juneau.allocation;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.ip.InvalidAddressException;
 import me.loutres.juneau.ip.IpFamily;
 import me.loutres.juneau.ip.IpPoolEntry;
 
@@ -31,6 +34,43 @@ public record FamilyCounts(long total, long allocated, long free) {
             BigInteger held = BigInteger.valueOf(Math.max(0, allocated.getOrDefault(family, 0L)));
             out.put(family, new FamilyCounts(saturate(total), saturate(held), saturate(total.subtract(held).max(BigInteger.ZERO))));
         });
+        return out;
+    }
+
+    /**
+     * The per-family counts an AddressPool's {@code status} shows ({@code ipv4}, {@code ipv6}; docs/dual-stack.md):
+     * none for a pool without an IPv6 entry (an IPv4-only pool's status stays as it was, SPEC §10), else one block
+     * per family the pool holds. IPv4 is the allocator's {@code usage} (the top-level counts: node addresses and
+     * reserved ranges left out); IPv6 counts the usable addresses of the pool's IPv6 entries that parse, with
+     * {@code ipv6Allocated} of them held. Entries that do not parse offer nothing (the feed reports them).
+     */
+    public static Map<IpFamily, FamilyCounts> forStatus(AddressPool pool, PoolUsage usage, long ipv6Allocated) {
+        String mode = pool.getSpec() == null ? null : pool.getSpec().getAdvertiseMode();
+        List<String> texts = pool.getSpec() == null || pool.getSpec().getAddresses() == null ? List.of()
+                : pool.getSpec().getAddresses();
+        List<IpPoolEntry> v6 = new ArrayList<>();
+        boolean v4 = false;
+        for (String text : texts) {
+            try {
+                IpPoolEntry e = IpPoolEntry.parse(mode, text);
+                if (e.family() == IpFamily.IPV6) {
+                    v6.add(e);
+                } else {
+                    v4 = true;
+                }
+            } catch (InvalidAddressException e) {
+                // offers no address: left out here, reported by the feed
+            }
+        }
+        Map<IpFamily, FamilyCounts> out = new EnumMap<>(IpFamily.class);
+        if (v6.isEmpty()) {
+            return out;
+        }
+        if (v4) {
+            out.put(IpFamily.IPV4, new FamilyCounts(Math.max(0, usage.total()), Math.max(0, usage.allocated()),
+                    usage.free()));
+        }
+        out.putAll(of(v6, Map.of(IpFamily.IPV6, ipv6Allocated)));
         return out;
     }
 

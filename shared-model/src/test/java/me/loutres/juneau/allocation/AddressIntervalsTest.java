@@ -77,6 +77,54 @@ class AddressIntervalsTest {
         }
     }
 
+    private static IpAddress v4(long n) {
+        return IpAddress.ipv4(n);
+    }
+
+    private static IpRange v4(long first, long last) {
+        return new IpRange(v4(first), v4(last));
+    }
+
+    /** The IPv4 cases the allocator's former long-only twin (FreeRanges) was tested with: one set for both families. */
+    @Test
+    void ipv4TakesAndGivesBackCoalescingNeighbours() {
+        AddressIntervals f = new AddressIntervals();
+        f.add(v4(10, 19));
+        assertThat(f.size()).isEqualTo(10);
+        assertThat(f.take(v4(15))).isTrue();
+        assertThat(f.take(v4(15))).isFalse();
+        assertThat(f.intervals()).isEqualTo(2);
+        assertThat(f.contains(v4(15))).isFalse();
+        assertThat(f.takeLowest()).isEqualTo(v4(10));
+        assertThat(f.lowest()).isEqualTo(v4(11));
+        assertThat(f.give(v4(10))).isTrue();
+        assertThat(f.give(v4(10))).isFalse();
+        assertThat(f.give(v4(15))).isTrue();
+        assertThat(f.intervals()).isEqualTo(1);
+        assertThat(f.size()).isEqualTo(10);
+        assertThat(f.take(v4(9))).isFalse();
+        assertThat(f.take(v4(20))).isFalse();
+    }
+
+    @Test
+    void ipv4AdjacentRangesMergeAndTheLastAddressWorks() {
+        AddressIntervals f = new AddressIntervals();
+        f.add(v4(0, 4));
+        f.add(v4(10, 14));
+        f.add(v4(5, 9));
+        assertThat(f.intervals()).isEqualTo(1);
+        assertThat(f.size()).isEqualTo(15);
+        f.clear();
+        assertThat(f.lowest()).isNull();
+        assertThat(f.takeLowest()).isNull();
+        assertThat(f.size()).isZero();
+        f.add(v4(4_294_967_295L, 4_294_967_295L));
+        f.add(v4(4_294_967_290L, 4_294_967_294L));
+        assertThat(f.intervals()).isEqualTo(1);
+        assertThat(f.take(v4(4_294_967_295L))).isTrue();
+        assertThat(f.size()).isEqualTo(5);
+    }
+
     private static int runs(TreeSet<Integer> model) {
         int runs = 0;
         Integer prev = null;

@@ -49,4 +49,39 @@ class FamilyCountsTest {
         assertThat(c.total()).isEqualTo(Long.MAX_VALUE);
         assertThat(c.free()).isEqualTo(Long.MAX_VALUE - 4);
     }
+
+    private static me.loutres.juneau.api.v1alpha1.AddressPool pool(String mode, String... texts) {
+        me.loutres.juneau.api.v1alpha1.AddressPool p = new me.loutres.juneau.api.v1alpha1.AddressPool();
+        p.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("p").build());
+        p.setSpec(new me.loutres.juneau.api.v1alpha1.AddressPoolSpec());
+        p.getSpec().setAdvertiseMode(mode);
+        p.getSpec().setAddresses(List.of(texts));
+        return p;
+    }
+
+    @Test
+    void statusOfAnIpv4OnlyPoolHasNoFamilyBlocks() {
+        assertThat(FamilyCounts.forStatus(pool("bgp", "192.0.2.0/24"), new PoolUsage("p", 254, 3), 0)).isEmpty();
+    }
+
+    @Test
+    void statusOfADualPoolTakesIpv4FromTheAllocatorAndSaturatesIpv6() {
+        // the allocator's IPv4 usage (node addresses, reserved ranges already out) is what ipv4 shows
+        Map<IpFamily, FamilyCounts> c = FamilyCounts.forStatus(pool("bgp", "192.0.2.0/24", "2001:db8::/64", "junk"),
+                new PoolUsage("p", 250, 3), 7);
+        assertThat(c.get(IpFamily.IPV4)).isEqualTo(new FamilyCounts(250, 3, 247));
+        assertThat(c.get(IpFamily.IPV6)).isEqualTo(new FamilyCounts(Long.MAX_VALUE, 7, Long.MAX_VALUE));
+    }
+
+    @Test
+    void statusOfAnIpv6OnlyPoolAndOfOneBiggerThanA64() {
+        Map<IpFamily, FamilyCounts> small = FamilyCounts.forStatus(pool("arp", "fd00::10-fd00::1f"),
+                new PoolUsage("p", 0, 0), 2);
+        assertThat(small).containsOnlyKeys(IpFamily.IPV6);
+        assertThat(small.get(IpFamily.IPV6)).isEqualTo(new FamilyCounts(16, 2, 14));
+        // an arp range wider than a /64 (2^80 addresses) saturates too, never negative
+        FamilyCounts wide = FamilyCounts.forStatus(pool("arp", "fd00::-fd00::ffff:ffff:ffff:ffff:ffff"),
+                new PoolUsage("p", 0, 0), 0).get(IpFamily.IPV6);
+        assertThat(wide).isEqualTo(new FamilyCounts(Long.MAX_VALUE, 0, Long.MAX_VALUE));
+    }
 }

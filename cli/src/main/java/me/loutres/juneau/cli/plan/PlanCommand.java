@@ -114,6 +114,30 @@ public final class PlanCommand implements Callable<Integer> {
             free += r.free();
         }
         table.add(new String[] {"TOTAL", "", "", "", Long.toString(capacity), Long.toString(used), Long.toString(free)});
+        print(out, table, 4);
+        // per family, only when a pool holds IPv6 (docs/dual-stack.md): an IPv4-only plan reads as before
+        List<String[]> families = new ArrayList<>();
+        families.add(new String[] {"POOL", "FAMILY", "CAPACITY", "USED", "FREE"});
+        for (PoolCapacity.Row r : rows) {
+            r.families().forEach((family, c) -> families.add(new String[] {r.pool(), family.kubeName(),
+                    Long.toString(c.total()), Long.toString(c.allocated()), Long.toString(c.free())}));
+        }
+        if (families.size() > 1) {
+            out.println();
+            print(out, families, 2);
+            out.println("(per family; an IPv6 count saturates at 9223372036854775807, the largest int64)");
+        }
+        for (PoolCapacity.Row r : rows) {
+            for (String p : r.problems()) {
+                out.println("Warning: AddressPool " + r.pool() + ": " + p + " (not counted)");
+            }
+        }
+        return 0;
+    }
+
+    /** Columns from {@code firstNumber} on are numbers, right-aligned. */
+    private static void print(PrintStream out, List<String[]> table, int firstNumber) {
+        String[] head = table.get(0);
         int[] width = new int[head.length];
         for (String[] row : table) {
             for (int i = 0; i < row.length; i++) {
@@ -123,18 +147,12 @@ public final class PlanCommand implements Callable<Integer> {
         for (String[] row : table) {
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < row.length; i++) {
-                boolean number = i >= 4;
+                boolean number = i >= firstNumber;
                 String cell = number ? " ".repeat(width[i] - row[i].length()) + row[i]
                         : row[i] + (i == row.length - 1 ? "" : " ".repeat(width[i] - row[i].length()));
                 sb.append(cell).append(i == row.length - 1 ? "" : "  ");
             }
             out.println(sb.toString().stripTrailing());
         }
-        for (PoolCapacity.Row r : rows) {
-            for (String p : r.problems()) {
-                out.println("Warning: AddressPool " + r.pool() + ": " + p + " (not counted)");
-            }
-        }
-        return 0;
     }
 }

@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import me.loutres.juneau.allocation.FamilyCounts;
+import me.loutres.juneau.ip.IpFamily;
 import me.loutres.juneau.allocation.Allocator;
 import me.loutres.juneau.allocation.AllocatorFeed;
 import me.loutres.juneau.allocation.PoolUsage;
@@ -17,8 +20,12 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
  * statuses when the input has any, else from the pools' own status.
  */
 public final class PoolCapacity {
+    /**
+     * One pool. {@code families}: its counts per family, as the controller writes them to {@code status.ipv4} /
+     * {@code status.ipv6} ({@link FamilyCounts#forStatus}, docs/dual-stack.md): empty for a pool without IPv6 entries.
+     */
     public record Row(String pool, String mode, String network, String entries, long capacity, long used, long free,
-               List<String> problems) {
+               List<String> problems, Map<IpFamily, FamilyCounts> families) {
     }
 
     private PoolCapacity() {
@@ -67,8 +74,15 @@ public final class PoolCapacity {
             String entries = pool.getSpec() == null || pool.getSpec().getAddresses() == null ? ""
                     : String.join(",", pool.getSpec().getAddresses().stream().map(String::trim).toList());
             rows.add(new Row(name, mode, network, entries, usage.total(), used, Math.max(0, usage.total() - used),
-                    problems.get(i)));
+                    problems.get(i), FamilyCounts.forStatus(pool, new PoolUsage(name, usage.total(), used),
+                            ipv6Used(pool))));
         }
         return rows;
+    }
+
+    /** The controller hands out no IPv6 VIP yet (docs/dual-stack.md): what the pool's status says, else none. */
+    private static long ipv6Used(AddressPool pool) {
+        return pool.getStatus() == null || pool.getStatus().getIpv6() == null
+                || pool.getStatus().getIpv6().getAllocated() == null ? 0 : pool.getStatus().getIpv6().getAllocated();
     }
 }

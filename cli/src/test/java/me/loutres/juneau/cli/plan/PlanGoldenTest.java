@@ -22,6 +22,7 @@ class PlanGoldenTest {
                 Arguments.of("capacity", new String[] {"plan", "-f", "src/test/resources/corpus/cluster-state.yaml"}),
                 Arguments.of("capacity-from-manifests", new String[] {"plan", "-f", "src/test/resources/corpus/cases/01-good-stack",
                         "-f", "src/test/resources/corpus/cluster-state.yaml"}),
+                Arguments.of("capacity-dual-stack", new String[] {"plan", "-f", "../manifests/examples/dual-stack.yaml"}),
                 Arguments.of("zero-vips", new String[] {"plan", "--vips", "0", "--vips-per-node", "5"}),
                 Arguments.of("negative-failures", new String[] {"plan", "--vips", "10", "--vips-per-node", "5", "--tolerate-failures", "-1"}),
                 Arguments.of("missing-per-node", new String[] {"plan", "--vips", "10"}),

@@ -5,10 +5,14 @@ import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import me.loutres.juneau.api.JuneauConstants;
 import java.util.OptionalLong;
 import me.loutres.juneau.allocation.ClusterRangeOverlaps;
+import me.loutres.juneau.allocation.FamilyCounts;
+import me.loutres.juneau.api.v1alpha1.FamilyCountsStatus;
+import me.loutres.juneau.ip.IpFamily;
 import me.loutres.juneau.allocation.PoolConflicts;
 import me.loutres.juneau.allocation.PoolUsage;
 import me.loutres.juneau.status.PoolConditions;
@@ -78,11 +82,18 @@ public final class PoolReconciler {
         String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         List<Condition> conditions = PoolConditions.withOverlaps(PoolConditions.next(previous, conflicts, now), name,
                 overlaps, reserved, kept, now);
+        // per-family counts (docs/dual-stack.md): only for a pool holding IPv6 entries; no IPv6 VIP is held yet
+        Map<IpFamily, FamilyCounts> families = FamilyCounts.forStatus(pool, usage, 0);
+        FamilyCountsStatus ipv4 = block(families.get(IpFamily.IPV4));
+        FamilyCountsStatus ipv6 = block(families.get(IpFamily.IPV6));
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
                 || !Objects.equals(current.getFree(), usage.free())
+                || !Objects.equals(current.getIpv4(), ipv4) || !Objects.equals(current.getIpv6(), ipv6)
                 || !PoolConditions.same(current.getConditions(), conditions)) {
             AddressPoolStatus next = new AddressPoolStatus(usage.total(), usage.allocated(), usage.free());
+            next.setIpv4(ipv4);
+            next.setIpv6(ipv6);
             next.setConditions(conditions);
             writer.updateStatus(st.term(), writer.kinds().pools(), WriteBodies.withStatus(pool, next));
             LOG.info("AddressPool {}: {}/{} addresses allocated, {} free{}", name, usage.allocated(), usage.total(),
@@ -92,6 +103,10 @@ public final class PoolReconciler {
             CapacityWaker.wake(cache, st, requeue, name, OptionalLong.empty());
         }
         return Result.DONE;
+    }
+
+    private static FamilyCountsStatus block(FamilyCounts c) {
+        return c == null ? null : new FamilyCountsStatus(c.total(), c.allocated(), c.free());
     }
 
     /**

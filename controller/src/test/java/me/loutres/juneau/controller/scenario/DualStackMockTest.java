@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import me.loutres.juneau.api.JuneauConstants;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
+import me.loutres.juneau.api.v1alpha1.FamilyCountsStatus;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancerStatus;
 import me.loutres.juneau.controller.testing.MockCluster;
 import me.loutres.juneau.controller.testing.ScenarioBase;
@@ -53,8 +54,34 @@ class DualStackMockTest extends ScenarioBase {
             // the pool's counts are its IPv4 ones: a /29 gives 6, two of them held
             assertThat(cluster.getPool("ds-pool").getStatus().getTotal()).isEqualTo(6L);
             assertThat(cluster.getPool("ds-pool").getStatus().getAllocated()).isEqualTo(2L);
+            // per family: ipv4 as the top level, ipv6 a /64 saturating at int64's largest value
+            assertThat(cluster.getPool("ds-pool").getStatus().getIpv4())
+                    .isEqualTo(new FamilyCountsStatus(6L, 2L, 4L));
+            assertThat(cluster.getPool("ds-pool").getStatus().getIpv6())
+                    .isEqualTo(new FamilyCountsStatus(Long.MAX_VALUE, 0L, Long.MAX_VALUE));
             assertThat(cluster.events("ds", "v6", JuneauConstants.EVENT_ALLOCATION_FAILED)).isNotEmpty()
                     .allSatisfy(e -> assertThat(e.getMessage()).startsWith(JuneauConstants.REASON_FAMILY_NOT_SERVED + ": "));
+        });
+    }
+
+    @Test
+    void poolStatusCountsEachFamilyAndAnIpv4OnlyPoolStaysAsItWas() {
+        cluster.pool("v4only-pool", "arp", "10.95.1.10-10.95.1.19");
+        cluster.pool("v6only-pool", "arp", "fd00:95::10-fd00:95::1f");
+        cluster.pool("wide-pool", "bgp", "2001:db8:96::/64", "2001:db8:97::/64", "10.95.2.0/30");
+        eventually(() -> {
+            AddressPool v4 = cluster.getPool("v4only-pool");
+            assertThat(v4.getStatus().getTotal()).isEqualTo(10L);
+            assertThat(v4.getStatus().getIpv4()).isNull();
+            assertThat(v4.getStatus().getIpv6()).isNull();
+            AddressPool v6 = cluster.getPool("v6only-pool");
+            assertThat(v6.getStatus().getIpv4()).isNull();
+            assertThat(v6.getStatus().getIpv6()).isEqualTo(new FamilyCountsStatus(16L, 0L, 16L));
+            assertThat(v6.getStatus().getTotal()).isZero(); // the top-level counts are the IPv4 ones
+            AddressPool wide = cluster.getPool("wide-pool");
+            // two /64s: 2^65 - 2 usable, saturated, never negative
+            assertThat(wide.getStatus().getIpv6()).isEqualTo(new FamilyCountsStatus(Long.MAX_VALUE, 0L, Long.MAX_VALUE));
+            assertThat(wide.getStatus().getIpv4()).isEqualTo(new FamilyCountsStatus(2L, 0L, 2L));
         });
     }
 

@@ -22,6 +22,12 @@ public class AddressPoolStatus {
     @JsonPropertyDescription("Standard conditions.")
     @SchemaFrom(type = ConditionSchema.class)
     private List<Condition> conditions = new ArrayList<>();
+    // per-family counts (docs/dual-stack.md): written only for a pool that holds an IPv6 entry, so an IPv4-only
+    // pool's status stays as it was
+    @JsonPropertyDescription("IPv4 counts; written when the pool holds IPv6 entries too (the top-level counts are the IPv4 ones).")
+    private FamilyCountsStatus ipv4;
+    @JsonPropertyDescription("IPv6 counts, each saturating at 9223372036854775807; written when the pool holds IPv6 entries.")
+    private FamilyCountsStatus ipv6;
 
     public AddressPoolStatus() {
     }
@@ -64,6 +70,22 @@ public class AddressPoolStatus {
         this.conditions = conditions;
     }
 
+    public FamilyCountsStatus getIpv4() {
+        return ipv4;
+    }
+
+    public void setIpv4(FamilyCountsStatus ipv4) {
+        this.ipv4 = ipv4;
+    }
+
+    public FamilyCountsStatus getIpv6() {
+        return ipv6;
+    }
+
+    public void setIpv6(FamilyCountsStatus ipv6) {
+        this.ipv6 = ipv6;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -74,11 +96,12 @@ public class AddressPoolStatus {
         }
         AddressPoolStatus that = (AddressPoolStatus) o;
         return Objects.equals(total, that.total) && Objects.equals(allocated, that.allocated)
-                && Objects.equals(free, that.free) && Objects.equals(conditions, that.conditions);
+                && Objects.equals(free, that.free) && Objects.equals(conditions, that.conditions)
+                && Objects.equals(ipv4, that.ipv4) && Objects.equals(ipv6, that.ipv6);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(total, allocated, free, conditions);
+        return Objects.hash(total, allocated, free, conditions, ipv4, ipv6);
     }
 }
