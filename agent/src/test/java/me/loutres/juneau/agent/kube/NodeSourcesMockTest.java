@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent's ServiceLoadBalancers against the mock API server (issue 38): the node's view holds only those whose
- * status names the node, follows one that leaves or joins it, and another node's Service does not wake the agent.
+ * status names the node and follows one that leaves or joins it; another node's Service does not wake the agent.
  */
 class NodeSourcesMockTest {
     final AgentCluster cluster = new AgentCluster();
@@ -76,14 +76,29 @@ class NodeSourcesMockTest {
         cluster.client().resources(ServiceLoadBalancer.class).inNamespace("default").withName("db").delete();
         eventually(() -> assertThat(viewed(sources)).isEmpty());
 
-        int before = wakes.get();
         create("other", "198.18.100.4", "node-b");
         advertisedBy("idle", "node-c");
         create("mine", "198.18.100.5", "node-a");
         eventually(() -> assertThat(viewed(sources)).containsExactly("mine=198.18.100.5"));
-        // the handlers run in the events' order: once the last one woke the agent, the two before it were handled
-        eventually(() -> assertThat(wakes.get() - before).isPositive());
-        assertThat(wakes.get() - before).as("only the node's own Service woke the agent (its status write)")
-                .isEqualTo(1);
+        assertThat(wakes.get()).as("the node's own changes woke the agent").isPositive();
+    }
+
+    @Test
+    void anotherNodesServiceDoesNotWakeTheAgentAndTheNodesOwnDo() {
+        LoadBalancerStore store = new LoadBalancerStore("node-a");
+        LoadBalancerEvents events = new LoadBalancerEvents(new java.util.concurrent.atomic.AtomicReference<>(store),
+                wakes::incrementAndGet);
+        var other = LoadBalancerStoreTest.g(LoadBalancerStoreTest.slb("db", "3", "u2", "\"node-b\"", ""));
+        var mine = LoadBalancerStoreTest.g(LoadBalancerStoreTest.slb("web", "4", "u1", "\"node-a\"", ""));
+        store.put("shop/db", other);
+        store.put("shop/web", mine);
+
+        events.onAdd(other);
+        assertThat(wakes.get()).as("a Service of node-b only").isZero();
+        events.onAdd(mine);
+        assertThat(wakes.get()).isEqualTo(1);
+        events.onUpdate(mine, mine);
+        events.onDelete(mine, false);
+        assertThat(wakes.get()).as("the informer hands these over only for what the store held").isEqualTo(3);
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,13 +18,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import me.loutres.juneau.agent.AgentJvm;
-import me.loutres.juneau.agent.testing.AgentCluster;
+import me.loutres.juneau.apiserver.LocalApiServer;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
 /**
- * The node agent's footprint beside N ServiceLoadBalancers (issue 38; benchmarks/agent/memory.sh runs it): a fabric8
- * mock API server in this JVM holds N ServiceLoadBalancers as the controller writes them (labels, finalizer,
- * ownerReference, three conditions), of which every {@code every}-th names node {@code node-a} in
+ * The node agent's footprint beside N ServiceLoadBalancers (issue 38; benchmarks/agent/memory.sh runs it): the local
+ * API server ({@link LocalApiServer}, which pages lists as kube-apiserver does) in this JVM holds N
+ * ServiceLoadBalancers as the controller writes them (labels, finalizer, three conditions; no ownerReference, which
+ * its garbage collector would follow to a Service that does not exist), of which every {@code every}-th names node {@code node-a} in
  * {@code status.advertisingNodes}; then {@code juneau agent --node node-a} runs as its own JVM with the image's flags
  * ({@link AgentJvm}, plus native memory tracking), on the classpath {@code -Dagent.cp} (default: this one), so two
  * builds are compared against the same server. Once its first list is in and it settled (its own full collection at
@@ -42,9 +42,7 @@ public final class AgentFootprintBenchmark {
         return "{\"apiVersion\":\"juneau.loutres.me/v1alpha1\",\"kind\":\"ServiceLoadBalancer\",\"metadata\":{\"name\":"
                 + "\"s" + i + "\",\"namespace\":\"bulk\",\"labels\":{"
                 + "\"juneau.loutres.me/service-name\":\"s" + i + "\",\"juneau.loutres.me/service-namespace\":\"bulk\"},"
-                + "\"finalizers\":[\"juneau.loutres.me/finalizer\"],\"ownerReferences\":[{\"apiVersion\":\"v1\","
-                + "\"kind\":\"Service\",\"name\":\"s" + i + "\",\"uid\":\"" + UUID.randomUUID() + "\",\"controller\":true,"
-                + "\"blockOwnerDeletion\":true}]},\"spec\":{\"serviceRef\":{\"name\":\"s" + i + "\"},"
+                + "\"finalizers\":[\"juneau.loutres.me/finalizer\"]},\"spec\":{\"serviceRef\":{\"name\":\"s" + i + "\"},"
                 + "\"externalNetwork\":\"bulk\"},\"status\":{\"vip\":\"198.18." + (128 + i / 250 % 64) + "."
                 + (i % 250 + 1) + "\",\"addressPool\":\"bulk\",\"phase\":\"Ready\",\"observedGeneration\":1,"
                 + "\"advertisingNodes\":[" + nodes + "],\"conditions\":["
@@ -63,8 +61,10 @@ public final class AgentFootprintBenchmark {
         int every = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int idle = args.length > 2 ? Integer.parseInt(args[2]) : 60;
         Path dir = Files.createTempDirectory("agent-footprint");
-        try (AgentCluster cluster = new AgentCluster()) {
-            KubernetesClient client = cluster.client();
+        try (LocalApiServer server = LocalApiServer.start(0)) {
+            KubernetesClient client = server.adminClient();
+            client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                    .withName("bulk").endMetadata().build()).create();
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build())
                     .create();
             ResourceDefinitionContext slbs = ResourceDefinitionContext.fromResourceType(ServiceLoadBalancer.class);
@@ -72,8 +72,14 @@ public final class AgentFootprintBenchmark {
             List<Future<?>> created = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 String body = json(i, i % every == 0);
-                created.add(pool.submit(() -> client.genericKubernetesResources(slbs).inNamespace("bulk")
-                        .resource(Serialization.unmarshal(body, GenericKubernetesResource.class)).create()));
+                created.add(pool.submit(() -> {
+                    GenericKubernetesResource g = Serialization.unmarshal(body, GenericKubernetesResource.class);
+                    Object status = g.getAdditionalProperties().get("status");
+                    GenericKubernetesResource made = client.genericKubernetesResources(slbs).inNamespace("bulk")
+                            .resource(g).create();
+                    made.setAdditionalProperty("status", status); // a create leaves the status out, as kube does
+                    return client.genericKubernetesResources(slbs).inNamespace("bulk").resource(made).updateStatus();
+                }));
             }
             for (Future<?> f : created) {
                 f.get();
@@ -81,11 +87,8 @@ public final class AgentFootprintBenchmark {
             pool.shutdown();
             int stored = (n + every - 1) / every;
             System.out.printf("%d ServiceLoadBalancers stored by the API server, %d of them naming node-a%n", n, stored);
-            Path kubeconfig = dir.resolve("kubeconfig");
-            String url = client.getConfiguration().getMasterUrl();
-            Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n"
-                    + "    server: " + url + "\ncontexts:\n- name: mock\n  context:\n    cluster: mock\n    user: agent\n"
-                    + "current-context: mock\nusers:\n- name: agent\n  user:\n    token: bench\n");
+            Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"), "juneau-agent",
+                    server.agentToken("node-a"));
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             String flags = System.getProperty("agent.jvm");
