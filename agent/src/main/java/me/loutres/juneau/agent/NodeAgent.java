@@ -61,6 +61,8 @@ public final class NodeAgent implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** After the first full turn: start-up is over, the first lists are in. */
     private static final Duration SETTLED = Duration.ofSeconds(10);
+    /** Objects per page of the watches' lists: a page of ServiceLoadBalancers decoded is about 1 MiB of heap. */
+    static final long LIST_LIMIT = 250;
 
     private final AgentOptions options;
     private final Clock clock;
@@ -104,8 +106,11 @@ public final class NodeAgent implements AutoCloseable {
         // often while events arrive, so "four looks without a watch" is no duration here). The Lease, renewed every
         // second, and the lists tell of an outage; a watch fabric8 is reconnecting is not one (it was a false
         // second line after a restarted API server in ApiServerOutageMockTest)
+        // lists in pages (issue 38): one list of every ServiceLoadBalancer at once was decoded whole before the store
+        // kept its few, and 10,000 of them were an OutOfMemoryError in the 48 MiB heap even with nothing kept
         this.watches = new WatchedCache("agent watches", api,
-                WatchedCache.Policy.DEFAULT.checkingEvery(Duration.ZERO).withClock(clock).outagesFromOtherPaths());
+                WatchedCache.Policy.DEFAULT.withListLimit(LIST_LIMIT).checkingEvery(Duration.ZERO).withClock(clock)
+                        .outagesFromOtherPaths());
         this.lease = new LeaseKeeper(client, options.namespace(), options.node(), options.holder(), options.lease(),
                 metrics, this::paused, api, clock);
         lease.reportRefusals(refusals::annotation);

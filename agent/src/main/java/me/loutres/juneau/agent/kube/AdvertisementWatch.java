@@ -66,7 +66,7 @@ public final class AdvertisementWatch {
         this.events = events;
         this.clock = clock;
         this.watched = watches.watch("ARPAdvertisement", client.genericKubernetesResources(ADVERTISEMENTS)
-                .withLabel(JuneauConstants.LABEL_NODE, node)).onChange(onChange);
+                .withLabel(JuneauConstants.LABEL_NODE, node)).store(LeanStore::keepingStatus).onChange(onChange);
     }
 
     /** Since when (the clock's millis) the watch has been down, 0 while it watches. */

@@ -16,12 +16,34 @@ import java.util.Map;
  * is dropped is never read by the agent, so a damaged condition does not make an object unreadable either.
  */
 final class LeanStore extends BasicItemStore<GenericKubernetesResource> {
+    private final boolean keepStatus;
+
     LeanStore() {
+        this(false);
+    }
+
+    private LeanStore(boolean keepStatus) {
         super(Cache::metaNamespaceKeyFunc);
+        this.keepStatus = keepStatus;
+    }
+
+    /**
+     * For the node's ARPAdvertisements, whose status the agent writes and compares with what it would write
+     * ({@link Reporter#upToDate}) and whose copy it writes back ({@link Reporter#writeStatus}): only
+     * {@code metadata.managedFields} goes (an update that omits it keeps the server's), the rest is kept whole.
+     */
+    static LeanStore keepingStatus() {
+        return new LeanStore(true);
     }
 
     @Override
     public GenericKubernetesResource put(String key, GenericKubernetesResource obj) {
+        if (keepStatus) {
+            if (obj.getMetadata() != null) {
+                obj.getMetadata().setManagedFields(null);
+            }
+            return super.put(key, obj);
+        }
         return super.put(key, lean(obj));
     }
 

@@ -56,8 +56,9 @@ public final class NodeSources {
     private final Watched<GenericKubernetesResource> profiles;
     // the API server validates a Node against its schema: a typed watch cannot meet a malformed one
     private final Watched<Node> nodes;
-    private final KindReads<ServiceLoadBalancer> loadBalancerReads =
-            new KindReads<>(ServiceLoadBalancer.class, JuneauConstants.KIND_SERVICE_LOAD_BALANCER);
+    /** The store the ServiceLoadBalancers' informer fills now (a fresh informer gets a fresh one). */
+    private final java.util.concurrent.atomic.AtomicReference<LoadBalancerStore> loadBalancerStore =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final KindReads<ExternalNetwork> networkReads =
             new KindReads<>(ExternalNetwork.class, JuneauConstants.KIND_EXTERNAL_NETWORK);
     private final KindReads<BGPPeer> peerReads = new KindReads<>(BGPPeer.class, JuneauConstants.KIND_BGP_PEER);
@@ -79,16 +80,23 @@ public final class NodeSources {
         this.routerId = routerId;
         this.clock = clock;
         this.metrics = metrics;
+        // only the ones this node announces are kept, as small records (LoadBalancerStore); the others change
+        // nothing the node does, so their events do not wake the agent either
         this.loadBalancers = watches.watch("ServiceLoadBalancer",
-                generic(ServiceLoadBalancer.class).inAnyNamespace()).store(LeanStore::new).onChange(onChange);
+                generic(ServiceLoadBalancer.class).inAnyNamespace()).store(() -> {
+                    LoadBalancerStore s = new LoadBalancerStore(node);
+                    loadBalancerStore.set(s);
+                    return s;
+                }).on(new LoadBalancerEvents(loadBalancerStore, onChange));
         this.networks = watches.watch("ExternalNetwork", generic(ExternalNetwork.class)).store(LeanStore::new)
                 .onChange(onChange);
         this.peers = watches.watch("BGPPeer", generic(BGPPeer.class)).store(LeanStore::new).onChange(onChange);
         this.profiles = watches.watch("BFDProfile", generic(BFDProfile.class)).store(LeanStore::new)
                 .onChange(onChange);
         this.nodes = watches.watch("Node", client.nodes().withField("metadata.name", node)).onChange(onChange);
-        for (KindReads<?> r : List.of(loadBalancerReads, networkReads, peerReads, profileReads)) {
-            metrics.malformed(r.kind(), 0); // the series exist from the start, at 0
+        metrics.malformed(JuneauConstants.KIND_SERVICE_LOAD_BALANCER, 0); // the series exist from the start, at 0
+        for (KindReads<?> r : List.of(networkReads, peerReads, profileReads)) {
+            metrics.malformed(r.kind(), 0);
         }
     }
 
@@ -108,7 +116,7 @@ public final class NodeSources {
         List<BGPPeer> peerList;
         List<BFDProfile> profileList;
         synchronized (readLock) {
-            slbs = read(loadBalancerReads, loadBalancers);
+            slbs = loadBalancers();
             networkList = read(networkReads, networks);
             peerList = read(peerReads, peers);
             profileList = read(profileReads, profiles);
@@ -128,6 +136,21 @@ public final class NodeSources {
         }
         metrics.malformed(reads.kind(), reads.unreadable().size());
         return reads.usable();
+    }
+
+    /**
+     * The ServiceLoadBalancers this node announces, as {@link LoadBalancerStore} keeps them; unreadable versions are
+     * said once and counted, as for the other kinds.
+     */
+    private List<ServiceLoadBalancer> loadBalancers() {
+        LoadBalancerStore store = loadBalancerStore.get();
+        for (KindReads.Unreadable u : store.freshProblems()) {
+            LOG.warn("{} {} cannot be read, {}: {}", JuneauConstants.KIND_SERVICE_LOAD_BALANCER,
+                    u.key().isEmpty() ? "(without a name)" : u.key(),
+                    u.keptEarlier() ? "its last readable version stays in use" : "skipped", u.problem());
+        }
+        metrics.malformed(JuneauConstants.KIND_SERVICE_LOAD_BALANCER, store.unreadable().size());
+        return store.usable();
     }
 
     /**

@@ -45,4 +45,21 @@ class LeanStoreTest {
 
         assertThat(g.getAdditionalProperties().get("status")).isEqualTo("broken");
     }
+
+    @Test
+    void anAdvertisementKeepsItsStatusAndLosesOnlyTheManagedFields() {
+        String arp = "{\"apiVersion\":\"juneau.loutres.me/v1alpha1\",\"kind\":\"ARPAdvertisement\","
+                + "\"metadata\":{\"name\":\"slb-shop-web\",\"resourceVersion\":\"3\",\"labels\":{\"l\":\"v\"},"
+                + "\"annotations\":{\"a\":\"b\"},\"managedFields\":[{\"manager\":\"x\"}]},"
+                + "\"spec\":{\"externalNetwork\":\"l2\",\"address\":\"198.18.0.5\",\"nodeName\":\"node-a\"},"
+                + "\"status\":{\"node\":\"node-a\",\"conditions\":[{\"type\":\"Announced\",\"status\":\"True\"}]}}";
+        LeanStore store = LeanStore.keepingStatus();
+        store.put("slb-shop-web", Serialization.unmarshal(arp, GenericKubernetesResource.class));
+
+        GenericKubernetesResource kept = store.get("slb-shop-web");
+        assertThat(kept.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(kept.getMetadata().getLabels()).containsEntry("l", "v");
+        assertThat(kept.getMetadata().getAnnotations()).containsEntry("a", "b");
+        assertThat(kept.getAdditionalProperties().get("status")).asString().contains("Announced");
+    }
 }

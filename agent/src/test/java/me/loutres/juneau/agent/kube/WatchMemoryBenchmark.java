@@ -13,7 +13,8 @@ import me.loutres.juneau.view.KubeObjects;
  * writes them (labels, finalizer, ownerReference, status with three conditions), held the way each watch design holds
  * them: {@code typed} (a typed informer), {@code generic} (a generic informer's store alone), {@code generic+typed}
  * (plus {@link KindReads}' typed copy), {@code lean+typed} ({@link LeanStore} and the typed copy: what the agent
- * does). Heap used after {@code System.gc()} before and after. Arguments: N (10000), mode. Not run by
+ * did before issue 38), {@code store} ({@link LoadBalancerStore} of node-a, which every object names: what the agent
+ * does now) and {@code store-other} (the same store of a node none names: nothing kept). Heap used after {@code System.gc()} before and after. Arguments: N (10000), mode. Not run by
  * {@code mvn verify}.
  */
 public final class WatchMemoryBenchmark {
@@ -51,13 +52,26 @@ public final class WatchMemoryBenchmark {
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         String mode = args.length > 1 ? args[1] : "lean+typed";
+        Serialization.unmarshal(json(0), ServiceLoadBalancer.class); // classes loaded before the first reading
+        new LoadBalancerStore("node-a").put("x/y", Serialization.unmarshal(json(0), GenericKubernetesResource.class));
+        long withoutTexts = used();
         List<String> texts = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             texts.add(json(i));
         }
-        Serialization.unmarshal(texts.get(0), ServiceLoadBalancer.class); // classes loaded before the first reading
-        long before = used();
+        // the store lets the texts go once read (as the informer does its list): compared with the heap without them
+        long before = mode.startsWith("store") ? withoutTexts : used();
         List<Object> kept = new ArrayList<>(2 * n);
+        LoadBalancerStore store = new LoadBalancerStore(mode.equals("store-other") ? "node-z" : "node-a");
+        if (mode.startsWith("store")) {
+            kept.add(store);
+            // the informer's stores are filled on one thread: String and map sizing as there
+            for (String t : texts) {
+                GenericKubernetesResource g = Serialization.unmarshal(t, GenericKubernetesResource.class);
+                store.put(io.fabric8.kubernetes.client.informers.cache.Cache.metaNamespaceKeyFunc(g), g);
+            }
+            texts = List.of();
+        }
         for (String t : texts) {
             if (mode.equals("typed")) {
                 kept.add(Serialization.unmarshal(t, ServiceLoadBalancer.class));
@@ -73,7 +87,7 @@ public final class WatchMemoryBenchmark {
             }
         }
         long after = used();
-        System.out.printf("%s: %d objects, %.1f MiB, %.0f bytes each (%d held)%n", mode, n,
-                (after - before) / 1048576.0, (after - before) / (double) n, kept.size());
+        System.out.printf("%s: %d objects, %.1f MiB, %.0f bytes each (%d held, %d stored)%n", mode, n,
+                (after - before) / 1048576.0, (after - before) / (double) n, kept.size(), store.size());
     }
 }
