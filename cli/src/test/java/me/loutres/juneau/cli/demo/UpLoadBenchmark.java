@@ -61,7 +61,7 @@ import me.loutres.juneau.controller.JuneauController;
  * <pre>
  * cd cli && CP="target/test-classes:target/classes:$(ls target/lib/*.jar | tr '\n' ':')"
  * java -Xmx3g -cp "$CP" me.loutres.juneau.cli.demo.UpLoadBenchmark [N] [--threads T] [--workers W] [--warmup N]
- *     [--stock-mock | --kubeconfig FILE]
+ *     [--stock-mock | --kubeconfig FILE] [--arp] [--endpoint-slices]
  * </pre>
  */
 public final class UpLoadBenchmark {
@@ -82,6 +82,14 @@ public final class UpLoadBenchmark {
         void close();
     }
 
+    /** {@code --arp}: the pool and network announce by ARP, so the controller also writes an ARPAdvertisement per VIP. */
+    private static boolean arp;
+    /**
+     * {@code --endpoint-slices}: each Service gets one EndpointSlice (one ready endpoint on node-a, -b or -c in turn),
+     * written by the same client thread right after it, as the cluster's EndpointSlice controller would.
+     */
+    private static boolean endpointSlices;
+
     public static void main(String[] args) throws Exception {
         int n = 10_000;
         int threads = 16;
@@ -100,6 +108,10 @@ public final class UpLoadBenchmark {
                 kubeconfig = java.nio.file.Path.of(args[++i]);
             } else if (args[i].equals("--warmup")) {
                 warmup = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--arp")) {
+                arp = true;
+            } else if (args[i].equals("--endpoint-slices")) {
+                endpointSlices = true;
             } else {
                 n = Integer.parseInt(args[i]);
             }
@@ -218,12 +230,26 @@ public final class UpLoadBenchmark {
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(admin.getKubernetesSerialization()::registerKubernetesResource);
         AddressPool pool = new AddressPool();
         pool.getMetadata().setName("bench-pool");
-        pool.setSpec(new AddressPoolSpec(JuneauConstants.MODE_BGP, List.of("10.200.0.0/16")));
+        String mode = arp ? JuneauConstants.MODE_ARP : JuneauConstants.MODE_BGP;
+        // 65,536 addresses: room for 50,000 Services (documentation range 198.18.0.0/15 in ARP mode)
+        pool.setSpec(new AddressPoolSpec(mode, List.of(arp ? "198.18.0.1-198.18.255.254" : "10.200.0.0/16")));
         admin.resource(pool).create();
         ExternalNetwork net = new ExternalNetwork();
         net.getMetadata().setName("bench");
-        net.setSpec(new ExternalNetworkSpec(JuneauConstants.MODE_BGP, List.of("bench-pool")));
+        net.setSpec(new ExternalNetworkSpec(mode, List.of("bench-pool")));
         admin.resource(net).create();
+        if (arp) {
+            // an ARP VIP is announced only by a node whose agent holds its Lease: one per node, held for a day, as
+            // if each node ran its agent (none runs here)
+            for (String node : LocalStack.NODE_NAMES) {
+                admin.leases().inNamespace(JuneauConstants.SYSTEM_NAMESPACE).resource(
+                        new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                                .withName(JuneauConstants.AGENT_LEASE_PREFIX + node).endMetadata().withNewSpec()
+                                .withHolderIdentity(node).withLeaseDurationSeconds(86_400)
+                                .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)).endSpec()
+                                .build()).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+            }
+        }
         Thread.sleep(500); // the webhook's view sees the network before Services name it
         if (warmup > 0) {
             // a first round in its own namespace, left in place: the measured round then runs on warm code, with
@@ -283,6 +309,9 @@ public final class UpLoadBenchmark {
             done.add(clients.submit(() -> {
                 for (int i = from; i < to; i++) {
                     admin.resource(service(namespace, "svc-" + i)).create();
+                    if (endpointSlices) {
+                        admin.resource(endpointSlice(namespace, "svc-" + i, i)).create();
+                    }
                 }
                 return null;
             }));
@@ -389,6 +418,19 @@ public final class UpLoadBenchmark {
     private static long processCpu() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
+    }
+
+    private static io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice endpointSlice(String namespace,
+            String service, int i) {
+        return new io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder().withNewMetadata()
+                .withNamespace(namespace).withName(service + "-abcde")
+                .addToLabels("kubernetes.io/service-name", service)
+                .addToLabels("endpointslice.kubernetes.io/managed-by", "endpointslice-controller.k8s.io").endMetadata()
+                .withAddressType("IPv4")
+                .addNewEndpoint().withAddresses("10.244." + (i / 250 % 250) + "." + (i % 250 + 1))
+                .withNewConditions().withReady(true).withServing(true).withTerminating(false).endConditions()
+                .withNodeName(LocalStack.NODE_NAMES.get(i % LocalStack.NODE_NAMES.size())).endEndpoint()
+                .addNewPort().withName("http").withProtocol("TCP").withPort(8080).endPort().build();
     }
 
     private static Service service(String namespace, String name) {

@@ -28,6 +28,7 @@ import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.plan.NodeLiveness;
 import me.loutres.juneau.policy.NetworkAccess;
 import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.LeanStore;
 import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.VersionMemo;
 import me.loutres.juneau.runtime.watch.Watched;
@@ -118,27 +119,29 @@ public final class ClusterCache implements AutoCloseable {
         leaseHorizon = new LeaseWatchHorizon(clock, leaseSilence);
         // before the first informer starts: its events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
-        services = cache.watch("Service", client.services().inAnyNamespace()).indexers(
+        services = cache.watch("Service", client.services().inAnyNamespace()).store(lean(true)).indexers(
                 Map.of(BY_NETWORK, s -> nonNull(annotation(s, JuneauConstants.ANNOTATION_EXTERNAL_NETWORK))));
-        slices = cache.watch("EndpointSlice", client.discovery().v1().endpointSlices().inAnyNamespace()).indexers(
+        slices = cache.watch("EndpointSlice", client.discovery().v1().endpointSlices().inAnyNamespace())
+                .store(lean(true)).indexers(
                 Map.of(BY_SERVICE, s -> {
                     String svc = label(s, JuneauConstants.SERVICE_NAME_LABEL);
                     return svc == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + svc);
                 }, BY_NODE, s -> s.getEndpoints() == null ? List.of() : s.getEndpoints().stream()
                         .map(e -> e.getNodeName()).filter(java.util.Objects::nonNull).distinct().toList()));
-        slbs = cache.watch("ServiceLoadBalancer", client.resources(ServiceLoadBalancer.class).inAnyNamespace());
-        pools = cache.watch("AddressPool", client.resources(AddressPool.class));
-        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).indexers(Map.of(BY_POOL,
+        slbs = cache.watch("ServiceLoadBalancer", client.resources(ServiceLoadBalancer.class).inAnyNamespace())
+                .store(lean(false));
+        pools = cache.watch("AddressPool", client.resources(AddressPool.class)).store(lean(true));
+        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).store(lean(true)).indexers(Map.of(BY_POOL,
                 n -> n.getSpec() == null || n.getSpec().getAddressPools() == null ? List.of()
                         : List.copyOf(n.getSpec().getAddressPools()),
                 BY_SELECTOR_KEY, n -> List.copyOf(LabelSelectors.keys(nodeSelector(n))),
                 BY_NAMESPACE_LABEL_KEY, n -> List.copyOf(NetworkAccess.namespaceLabelKeys(n))));
-        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class));
-        nodes = cache.watch("Node", client.nodes());
+        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class)).store(lean(false));
+        nodes = cache.watch("Node", client.nodes()).store(lean(true));
         // who may use an ExternalNetwork reads Namespace labels (docs/install.md, "Sharing a cluster between teams")
         namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
         leaseNamespace = agentLeaseNamespace;
-        leases = cache.watch("Lease", client.leases().inNamespace(agentLeaseNamespace));
+        leases = cache.watch("Lease", client.leases().inNamespace(agentLeaseNamespace)).store(lean(true));
         // before any other handler: a Lease event is judged against the horizon it moves
         leases.on(new ResourceEventHandler<>() {
             @Override
@@ -157,13 +160,13 @@ public final class ClusterCache implements AutoCloseable {
             }
         });
         // what each agent reports about its BGP sessions: condition Announced of the Services on that node
-        sessions = cache.watch("BGPSession", client.resources(BGPSession.class))
+        sessions = cache.watch("BGPSession", client.resources(BGPSession.class)).store(lean(true))
                 .indexers(Map.of(BY_NODE, s -> nonNull(sessionNode(s))));
         // the cluster's own ranges: addresses of a stored pool inside one are reserved (docs/allocation.md, "Pools
         // overlapping the cluster's ranges"); fed before any other handler sees the event, so a re-queued pool reads
         // the new ranges
         Watched<ServiceCIDR> serviceCidrs = cache.watch("ServiceCIDR", client.resources(ServiceCIDR.class))
-                .optional("the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes before 1.33): "
+                .store(lean(true)).optional("the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes before 1.33): "
                         + "only the Nodes' podCIDRs are kept out of pools by the controller");
         nodes.on(learntFeed("Node/", ViewKeys::podCidrs));
         serviceCidrs.on(learntFeed("ServiceCIDR/", ViewKeys::serviceCidrs));
@@ -177,6 +180,15 @@ public final class ClusterCache implements AutoCloseable {
         forgetCheckOnDelete(pools);
         forgetCheckOnDelete(networks);
         forgetCheckOnDelete(arps);
+    }
+
+    /**
+     * Every kind is stored lean (docs/design.md, "Lean watch stores"): without managedFields and fabric8's empty
+     * containers; {@code dropLastApplied} for the kinds the controller never updates whole (it updates only its own
+     * ServiceLoadBalancers and ARPAdvertisements so), whose kubectl last-applied copy no reader reads.
+     */
+    private static <T extends HasMetadata> java.util.function.Supplier<LeanStore<T>> lean(boolean dropLastApplied) {
+        return () -> new LeanStore<>(dropLastApplied);
     }
 
     private void trust(HasMetadata written) {

@@ -26,6 +26,7 @@ import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 import me.loutres.juneau.ip.AddressRange;
 import me.loutres.juneau.ip.IpRange;
 import me.loutres.juneau.runtime.watch.ApiConnection;
+import me.loutres.juneau.runtime.watch.LeanStore;
 import me.loutres.juneau.runtime.watch.NamespaceLabelsStore;
 import me.loutres.juneau.runtime.watch.Watched;
 import me.loutres.juneau.runtime.watch.WatchedCache;
@@ -106,22 +107,31 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
     private final WideRangeIndex<IpLearntRange> ipv6Learnt = new WideRangeIndex<>();
     private final MissLookup missLookup;
 
+    /**
+     * Every kind the rules read is stored lean (docs/design.md, "Lean watch stores"): without managedFields, kubectl's
+     * last-applied copy and fabric8's empty containers; the webhook never writes, so nothing else needs them.
+     */
+    private static <T extends HasMetadata> java.util.function.Supplier<LeanStore<T>> lean() {
+        return () -> new LeanStore<>(true);
+    }
+
     private InformerClusterView(KubernetesClient client, MissLookup missLookup) {
         // before the informers start: their events are then read straight into Juneau's classes
         me.loutres.juneau.api.v1alpha1.JuneauResources.KINDS.forEach(client.getKubernetesSerialization()::registerKubernetesResource);
         this.missLookup = missLookup;
         // the indexes a review reads (docs/admission.md, "Cost of a review"): keys computed once per object version
-        pools = cache.watch("AddressPool", client.resources(AddressPool.class));
-        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).indexers(Map.of(
+        pools = cache.watch("AddressPool", client.resources(AddressPool.class)).store(lean());
+        networks = cache.watch("ExternalNetwork", client.resources(ExternalNetwork.class)).store(lean()).indexers(Map.of(
                 ViewKeys.BY_POOL, ViewKeys::pools, ViewKeys.BY_DEFAULT_MARK, ViewKeys::defaultMark,
                 BY_PEER, BgpNames::peersOf));
         slbs = cache.watch("ServiceLoadBalancer", client.resources(ServiceLoadBalancer.class).inAnyNamespace())
+                .store(lean())
                 .indexers(Map.of(ViewKeys.BY_VIP, ViewKeys::vip, ViewKeys.BY_NETWORK, ViewKeys::network));
-        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class))
+        arps = cache.watch("ARPAdvertisement", client.resources(ARPAdvertisement.class)).store(lean())
                 .indexers(Map.of(ViewKeys.BY_ADDRESS, ViewKeys::arpAddress));
-        nodes = cache.watch("Node", client.nodes());
+        nodes = cache.watch("Node", client.nodes()).store(lean());
         Watched<ServiceCIDR> serviceCidrs = cache.watch("ServiceCIDR", client.resources(ServiceCIDR.class))
-                .optional("cluster view: the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes "
+                .store(lean()).optional("cluster view: the API server does not serve networking.k8s.io/v1 ServiceCIDRs (Kubernetes "
                         + "before 1.33); --reserved-cidr and the Nodes' podCIDRs keep cluster addresses out of pools");
         // ranges need a sorted structure an informer indexer (exact keys) cannot give: fed by the informers' events
         pools.on(RangeFeed.of(poolEntries, ViewKeys::poolEntries));
@@ -132,12 +142,12 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         nodes.on(RangeFeed.of(ipv6NodeIps, ViewKeys::ipv6InternalIps));
         nodes.on(RangeFeed.of(ipv6Learnt, "Node/", ViewKeys::ipv6PodCidrs));
         serviceCidrs.on(RangeFeed.of(ipv6Learnt, "ServiceCIDR/", ViewKeys::ipv6ServiceCidrs));
-        peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).indexers(Map.of(
+        peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).store(lean()).indexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
                         : List.of(p.getSpec().getPeerAddress()),
                 BY_BFD_PROFILE, p -> p.getSpec() == null || p.getSpec().getBfdProfile() == null ? List.of()
                         : List.of(p.getSpec().getBfdProfile())));
-        bfdProfiles = cache.watch("BFDProfile", client.resources(BFDProfile.class));
+        bfdProfiles = cache.watch("BFDProfile", client.resources(BFDProfile.class)).store(lean());
         secrets = cache.watch("Secret", client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE))
                 .store(KeysOnlyStore::new);
         namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
