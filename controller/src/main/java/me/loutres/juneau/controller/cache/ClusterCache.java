@@ -310,6 +310,10 @@ public final class ClusterCache implements AutoCloseable {
         nodes.on(h);
     }
 
+    public void onNodeNetworks(ResourceEventHandler<me.loutres.juneau.api.v1alpha1.NodeNetwork> h) {
+        nodeNetworks.on(h);
+    }
+
     public void onNamespaces(ResourceEventHandler<Namespace> h) {
         namespaces.on(h);
     }

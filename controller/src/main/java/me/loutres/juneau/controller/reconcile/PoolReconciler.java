@@ -78,6 +78,12 @@ public final class PoolReconciler {
         String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         List<Condition> conditions = PoolConditions.withOverlaps(PoolConditions.next(previous, conflicts, now), name,
                 overlaps, reserved, kept, now);
+        // arp pools: on a subnet some node that may announce them has (docs/troubleshooting.md)
+        Condition onLink = me.loutres.juneau.status.PoolOnLink.of(pool, eligibility(name), cache.nodeNetworks());
+        conditions = me.loutres.juneau.status.PoolOnLink.with(conditions, onLink, now);
+        reports.reportNotOnLink(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL, onLink != null
+                && me.loutres.juneau.status.PoolOnLink.REASON_NOT_ON_NODE_SUBNET.equals(onLink.getReason())
+                ? List.of("AddressPool " + name + ": " + onLink.getMessage()) : List.of());
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
                 || !Objects.equals(current.getFree(), usage.free())
@@ -92,6 +98,25 @@ public final class PoolReconciler {
             CapacityWaker.wake(cache, st, requeue, name, OptionalLong.empty());
         }
         return Result.DONE;
+    }
+
+    /**
+     * Which nodes may announce the pool's VIPs: those its network's node selector picks, without the exclude label
+     * (every node when no network lists it yet).
+     */
+    private me.loutres.juneau.selection.NodeEligibility eligibility(String pool) {
+        List<me.loutres.juneau.api.v1alpha1.ExternalNetwork> listing = cache.networksListing(pool);
+        java.util.Map<String, java.util.Map<String, String>> labels = new java.util.HashMap<>();
+        for (io.fabric8.kubernetes.api.model.Node n : cache.nodes()) {
+            java.util.Map<String, String> l = n.getMetadata().getLabels();
+            labels.put(n.getMetadata().getName(), l == null ? java.util.Map.of() : l);
+        }
+        if (listing.isEmpty()) {
+            return me.loutres.juneau.selection.NodeEligibility.of(null, null, labels);
+        }
+        me.loutres.juneau.api.v1alpha1.ExternalNetwork net = listing.get(0);
+        return me.loutres.juneau.selection.NodeEligibility.of(net.getMetadata().getName(),
+                net.getSpec() == null ? null : net.getSpec().getNodeSelector(), labels);
     }
 
     /**
