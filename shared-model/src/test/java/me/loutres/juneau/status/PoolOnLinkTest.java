@@ -31,7 +31,7 @@ class PoolOnLinkTest {
     static NodeNetwork nn(String node, String... addresses) {
         NodeNetwork n = new NodeNetwork();
         n.setMetadata(new ObjectMetaBuilder().withName(node).build());
-        n.setSpec(new NodeNetworkSpec(node));
+        n.setSpec(NodeNetworkSpec.of(node));
         n.setStatus(new NodeNetworkStatus(List.of(new NodeInterface("eth0", "52:54:00:00:00:01", true,
                 List.of(addresses))), List.of()));
         return n;

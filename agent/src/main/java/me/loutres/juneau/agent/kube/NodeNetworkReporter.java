@@ -112,7 +112,7 @@ public final class NodeNetworkReporter implements AutoCloseable {
             if (stored == null) {
                 NodeNetwork created = new NodeNetwork();
                 created.setMetadata(new ObjectMetaBuilder().withName(node).build());
-                created.setSpec(new NodeNetworkSpec(node));
+                created.setSpec(NodeNetworkSpec.of(node));
                 stored = client.resources(NodeNetwork.class).resource(created).create();
                 writes.incrementAndGet();
             } else if (Objects.equals(now, stored.getStatus())) {

@@ -28,7 +28,8 @@ class OnLinkMockTest extends ScenarioBase {
     void followsNodesJoiningLeavingAndRenumbering() {
         cluster.pool("onlink", "arp", "10.218.0.10-10.218.0.20");
         cluster.network("onlink-net", "arp", "onlink");
-        try (KubernetesClient a = cluster.newAgentClient("node-a"); KubernetesClient b = cluster.newAgentClient("node-b")) {
+        try (KubernetesClient a = cluster.newAgentClient("node-a");
+                KubernetesClient b = cluster.newAgentClient("node-b")) {
             report(a, "node-a", "10.217.0.5/24");
             eventually(() -> {
                 Condition c = onLink("onlink");
@@ -67,7 +68,7 @@ class OnLinkMockTest extends ScenarioBase {
         if (nn == null) {
             NodeNetwork created = new NodeNetwork();
             created.setMetadata(new ObjectMetaBuilder().withName(node).build());
-            created.setSpec(new NodeNetworkSpec(node));
+            created.setSpec(NodeNetworkSpec.of(node));
             nn = agent.resource(created).create();
         }
         nn.setStatus(new NodeNetworkStatus(List.of(new NodeInterface("eth0", "52:54:00:00:00:0a", true,

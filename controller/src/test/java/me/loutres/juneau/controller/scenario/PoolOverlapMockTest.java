@@ -166,7 +166,7 @@ class PoolOverlapMockTest extends ScenarioBase {
         try (var agent = cluster.newAgentClient("worker-7")) {
             var nn = new me.loutres.juneau.api.v1alpha1.NodeNetwork();
             nn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("worker-7").build());
-            nn.setSpec(new me.loutres.juneau.api.v1alpha1.NodeNetworkSpec("worker-7"));
+            nn.setSpec(me.loutres.juneau.api.v1alpha1.NodeNetworkSpec.of("worker-7"));
             nn = agent.resource(nn).create();
             nn.setStatus(reported("10.216.0.1", "10.216.0.2/24"));
             agent.resource(nn).updateStatus();

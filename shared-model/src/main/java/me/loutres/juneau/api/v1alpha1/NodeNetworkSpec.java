@@ -17,8 +17,14 @@ public class NodeNetworkSpec {
     public NodeNetworkSpec() {
     }
 
-    public NodeNetworkSpec(String nodeName) {
-        this.nodeName = nodeName;
+    /**
+     * The spec of node {@code nodeName}'s NodeNetwork. A factory, not a constructor: Jackson would read a lone string
+     * ({@code spec: "x"}) through a one-string constructor, and strict types refuse that (docs/design.md).
+     */
+    public static NodeNetworkSpec of(String nodeName) {
+        NodeNetworkSpec spec = new NodeNetworkSpec();
+        spec.setNodeName(nodeName);
+        return spec;
     }
 
     public String getNodeName() {
