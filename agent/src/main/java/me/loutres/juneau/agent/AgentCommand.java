@@ -84,6 +84,10 @@ public final class AgentCommand implements Callable<Integer> {
                     + " VIP's old MAC until they expire it: for tests and troubleshooting only")
     boolean noGratuitousArp;
 
+    private static void warn(String message) {
+        org.slf4j.LoggerFactory.getLogger(AgentCommand.class).warn(message);
+    }
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -131,7 +135,25 @@ public final class AgentCommand implements Callable<Integer> {
                 System.err.println("juneau agent: cannot start: " + e.getMessage());
                 return EXIT_BAD_INPUT;
             }
-            UntilSignal.await(agent, "juneau-agent-shutdown");
+            // the node's interfaces, prefixes and gateways on its NodeNetwork (docs/api-reference.md, NodeNetwork)
+            me.loutres.juneau.agent.net.IpCommand ip = new me.loutres.juneau.agent.net.IpCommand(java.util.List.of("ip"));
+            me.loutres.juneau.agent.kube.NodeNetworkReporter network =
+                    new me.loutres.juneau.agent.kube.NodeNetworkReporter(client, node, ip::read).start();
+            Process monitor = null;
+            try {
+                monitor = ip.monitor(network::changed);
+            } catch (IOException e) {
+                warn("juneau agent: ip monitor did not start (" + e.getMessage() + "); the NodeNetwork is read"
+                        + " every " + me.loutres.juneau.agent.kube.NodeNetworkReporter.PERIOD.toSeconds() + " s");
+            }
+            try {
+                UntilSignal.await(agent, "juneau-agent-shutdown");
+            } finally {
+                network.close();
+                if (monitor != null) {
+                    monitor.destroy(); // the process this agent started, by its handle
+                }
+            }
         }
         return 0;
     }

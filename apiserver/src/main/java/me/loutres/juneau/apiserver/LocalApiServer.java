@@ -46,7 +46,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class LocalApiServer implements AutoCloseable {
     private static final List<String> CRD_FILES = List.of("addresspools", "externalnetworks", "serviceloadbalancers",
-            "arpadvertisements", "bgppeers", "bfdprofiles", "bgpsessions");
+            "arpadvertisements", "bgppeers", "bfdprofiles", "bgpsessions", "nodenetworks");
     private static final List<String> NAMESPACES = List.of("default", "kube-system", "kube-public",
             "kube-node-lease", "juneau-system");
 

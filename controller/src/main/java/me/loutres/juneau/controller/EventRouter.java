@@ -151,6 +151,17 @@ final class EventRouter {
                 namespaceLabelsChanged(o, n);
             }
         }));
+        // a node's interfaces or prefixes changed (it joined, left, renumbered): condition OnLink of the arp pools
+        // (docs/troubleshooting.md, "My pool is not on any node's subnet")
+        cache.onNodeNetworks(handler(null, (o, n) -> {
+            if (o == null || o == n || !java.util.Objects.equals(o.getStatus(), n.getStatus())) {
+                for (AddressPool p : cache.pools()) {
+                    if (p.getSpec() != null && JuneauConstants.MODE_ARP.equals(p.getSpec().getAdvertiseMode())) {
+                        requeue.pool(p.getMetadata().getName());
+                    }
+                }
+            }
+        }));
         cache.onNodes(handler(null, (o, n) -> {
             if (o == null || o == n) {
                 // a Node that appears or goes changes who may answer ARP for the Services with endpoints on it
@@ -158,7 +169,8 @@ final class EventRouter {
             } else {
                 labelsChanged(o, n);
             }
-            if (o == null || o == n || !internalIps(o).equals(internalIps(n))) {
+            if (o == null || o == n || !internalIps(o).equals(internalIps(n))
+                    || !java.util.Objects.equals(o.getMetadata().getLabels(), n.getMetadata().getLabels())) {
                 // node addresses are never handed out from arp pools: their counts change
                 for (AddressPool p : cache.pools()) {
                     if (p.getSpec() != null && JuneauConstants.MODE_ARP.equals(p.getSpec().getAdvertiseMode())) {

@@ -19,6 +19,7 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.NodeNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
@@ -36,7 +37,8 @@ final class Crds {
             + "#   " + REFRESH_COMMAND + "\n";
 
     static final List<Class<? extends HasMetadata>> TYPES = List.of(AddressPool.class, ExternalNetwork.class,
-            ServiceLoadBalancer.class, ARPAdvertisement.class, BGPPeer.class, BFDProfile.class, BGPSession.class);
+            ServiceLoadBalancer.class, ARPAdvertisement.class, BGPPeer.class, BFDProfile.class, BGPSession.class,
+            NodeNetwork.class);
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 

@@ -54,7 +54,8 @@ final class DocsGenerated {
     /** Kinds in the order a user meets them. */
     static final List<String> CRD_FILES = List.of("addresspools.juneau.loutres.me.yaml", "externalnetworks.juneau.loutres.me.yaml",
             "serviceloadbalancers.juneau.loutres.me.yaml", "arpadvertisements.juneau.loutres.me.yaml",
-            "bgppeers.juneau.loutres.me.yaml", "bfdprofiles.juneau.loutres.me.yaml", "bgpsessions.juneau.loutres.me.yaml");
+            "bgppeers.juneau.loutres.me.yaml", "bfdprofiles.juneau.loutres.me.yaml", "bgpsessions.juneau.loutres.me.yaml",
+            "nodenetworks.juneau.loutres.me.yaml");
 
     /** metav1.Condition's fields carry no description in the generated schema. */
     private static final Map<String, String> CONDITION_FIELDS = Map.of(

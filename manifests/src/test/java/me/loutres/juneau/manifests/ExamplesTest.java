@@ -85,7 +85,8 @@ class ExamplesTest {
         }
         assertThat(schemas).containsOnlyKeys(JuneauConstants.KIND_ADDRESS_POOL, JuneauConstants.KIND_EXTERNAL_NETWORK,
                 JuneauConstants.KIND_SERVICE_LOAD_BALANCER, JuneauConstants.KIND_ARP_ADVERTISEMENT,
-                JuneauConstants.KIND_BGP_PEER, JuneauConstants.KIND_BFD_PROFILE, JuneauConstants.KIND_BGP_SESSION);
+                JuneauConstants.KIND_BGP_PEER, JuneauConstants.KIND_BFD_PROFILE, JuneauConstants.KIND_BGP_SESSION,
+                JuneauConstants.KIND_NODE_NETWORK);
     }
 
     /**

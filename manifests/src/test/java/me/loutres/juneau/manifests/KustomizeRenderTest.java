@@ -87,6 +87,7 @@ class KustomizeRenderTest {
                 "CustomResourceDefinition/bgppeers.juneau.loutres.me",
                 "CustomResourceDefinition/bfdprofiles.juneau.loutres.me",
                 "CustomResourceDefinition/bgpsessions.juneau.loutres.me",
+                "CustomResourceDefinition/nodenetworks.juneau.loutres.me",
                 "ServiceAccount/juneau-controller", "ClusterRole/juneau-controller", "ClusterRoleBinding/juneau-controller",
                 "Role/juneau-controller-leader-election", "RoleBinding/juneau-controller-leader-election",
                 "Deployment/juneau-controller",

@@ -118,10 +118,11 @@ class WebhookConfigurationTest {
                 .containsExactly(crd.path("spec").path("versions").get(0).path("name").asText());
         assertThat(rule.path("scope").asText()).isEqualTo(crd.path("spec").path("scope").asText());
         // DELETE too: pools, networks, peers and BFD profiles in use cannot be deleted, and only the controller deletes
-        // SLBs/ARPAdvertisements, only the agents (and the controller) BGPSessions
+        // SLBs/ARPAdvertisements, only the agents (and the controller) BGPSessions, only its node's agent a NodeNetwork
         assertThat(operations).containsExactlyInAnyOrder("CREATE", "UPDATE", "DELETE");
         if (resource.equals(JuneauConstants.PLURAL_SERVICE_LOAD_BALANCERS) || resource.equals(JuneauConstants.PLURAL_ARP_ADVERTISEMENTS)
-                || resource.equals(JuneauConstants.PLURAL_BGP_SESSIONS)) {
+                || resource.equals(JuneauConstants.PLURAL_BGP_SESSIONS)
+                || resource.equals(JuneauConstants.PLURAL_NODE_NETWORKS)) {
             assertThat(resources).containsExactlyInAnyOrder(resource, resource + "/status");
         } else {
             assertThat(resources).containsExactly(resource);

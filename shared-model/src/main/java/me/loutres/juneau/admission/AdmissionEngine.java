@@ -44,6 +44,7 @@ public final class AdmissionEngine {
                 case BGP_PEERS -> new BgpPeerRules();
                 case BFD_PROFILES -> new BfdProfileRules();
                 case BGP_SESSIONS -> new BgpSessionRules(this.settings);
+                case NODE_NETWORKS -> new NodeNetworkRules(this.settings);
             });
         }
     }

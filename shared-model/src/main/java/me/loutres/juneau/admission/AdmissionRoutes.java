@@ -5,7 +5,7 @@ import java.util.Optional;
 import me.loutres.juneau.api.JuneauConstants;
 
 /**
- * The admission routing table (docs/admission.md): the nine endpoints, mutation of Services first because the API server runs
+ * The admission routing table (docs/admission.md): the ten endpoints, mutation of Services first because the API server runs
  * mutating webhooks before validating ones. {@link AdmissionEngine} answers from it, the webhook serves its paths,
  * {@code juneau validate} and the local API server call its endpoints in this order, and the manifests test checks
  * the webhook configurations against it.
@@ -37,7 +37,10 @@ public final class AdmissionRoutes {
             // the agents write status many times a minute; their writes are reviewed so that one node cannot
             // speak for another (docs/admission.md, BGPSession)
             custom(JuneauConstants.KIND_BGP_SESSION, JuneauConstants.PLURAL_BGP_SESSIONS, true, "Cluster",
-                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.BGP_SESSIONS));
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.BGP_SESSIONS),
+            // one node's agent reports its node's network; another node's cannot (docs/admission.md, NodeNetwork)
+            custom(JuneauConstants.KIND_NODE_NETWORK, JuneauConstants.PLURAL_NODE_NETWORKS, true, "Cluster",
+                    Endpoint.Reach.EVERY_OBJECT, Endpoint.Rules.NODE_NETWORKS));
 
     private AdmissionRoutes() {
     }

@@ -102,12 +102,20 @@ final class BgpSessionRules implements KindRules {
 
     /** With a bound token, the agent's node must be the session's node; the problem, or null. */
     private static String foreignNode(Review review, String node) {
+        return foreignNode(review, node, "sessions");
+    }
+
+    /**
+     * With a bound token, the agent's node must be the object's node ({@code what}: sessions, NodeNetworks); the
+     * problem, or null. One rule for every object an agent writes about its own node.
+     */
+    static String foreignNode(Review review, String node, String what) {
         if (review.nodeName().isEmpty() || review.nodeName().equals(node)) {
             return null;
         }
         return "spec.nodeName " + Texts.quote(node) + " is not the requesting agent's node "
                 + Texts.quote(review.nodeName()) + " (userInfo.extra[\"" + Review.NODE_NAME_EXTRA + "\"]); accepted:"
-                + " only sessions of node " + review.nodeName();
+                + " only " + what + " of node " + review.nodeName();
     }
 
     private static String nodeName(JsonNode object) {

@@ -44,7 +44,7 @@ public record Endpoint(String path, String webhookName, boolean mutating, String
     /** The rule sets of the engine, one per endpoint. */
     public enum Rules {
         SERVICE_MUTATION, SERVICE_VALIDATION, ADDRESS_POOLS, EXTERNAL_NETWORKS, SERVICE_LOAD_BALANCERS,
-        ARP_ADVERTISEMENTS, BGP_PEERS, BFD_PROFILES, BGP_SESSIONS
+        ARP_ADVERTISEMENTS, BGP_PEERS, BFD_PROFILES, BGP_SESSIONS, NODE_NETWORKS
     }
 
     /** What the webhook configuration's {@code matchConditions} let reach the endpoint (docs/install.md). */

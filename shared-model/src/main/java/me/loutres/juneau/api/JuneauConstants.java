@@ -38,6 +38,7 @@ public final class JuneauConstants {
     public static final String KIND_BGP_PEER = "BGPPeer";
     public static final String KIND_BFD_PROFILE = "BFDProfile";
     public static final String KIND_BGP_SESSION = "BGPSession";
+    public static final String KIND_NODE_NETWORK = "NodeNetwork";
 
     public static final String PLURAL_ADDRESS_POOLS = "addresspools";
     public static final String PLURAL_EXTERNAL_NETWORKS = "externalnetworks";
@@ -46,6 +47,7 @@ public final class JuneauConstants {
     public static final String PLURAL_BGP_PEERS = "bgppeers";
     public static final String PLURAL_BFD_PROFILES = "bfdprofiles";
     public static final String PLURAL_BGP_SESSIONS = "bgpsessions";
+    public static final String PLURAL_NODE_NETWORKS = "nodenetworks";
 
     public static final String MODE_BGP = "bgp";
     public static final String MODE_ARP = "arp";

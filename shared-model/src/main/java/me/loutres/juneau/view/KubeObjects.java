@@ -24,6 +24,7 @@ import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.BFDProfile;
 import me.loutres.juneau.api.v1alpha1.BGPPeer;
 import me.loutres.juneau.api.v1alpha1.BGPSession;
+import me.loutres.juneau.api.v1alpha1.NodeNetwork;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
 import me.loutres.juneau.api.v1alpha1.ServiceLoadBalancer;
 
@@ -41,6 +42,7 @@ public final class KubeObjects {
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER, BGPPeer.class),
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE, BFDProfile.class),
             Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION, BGPSession.class),
+            Map.entry(JuneauConstants.GROUP + "/" + JuneauConstants.KIND_NODE_NETWORK, NodeNetwork.class),
             Map.entry("/Node", Node.class),
             Map.entry("/Namespace", io.fabric8.kubernetes.api.model.Namespace.class),
             Map.entry("/Service", Service.class),

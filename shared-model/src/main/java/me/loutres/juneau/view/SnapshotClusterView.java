@@ -134,6 +134,10 @@ public final class SnapshotClusterView implements ClusterView {
         } else if (o instanceof ServiceCIDR c) {
             learnt.replace("ServiceCIDR/" + indexKey, ViewKeys.serviceCidrs(c));
             ipv6Learnt.replace("ServiceCIDR/" + indexKey, ViewKeys.ipv6ServiceCidrs(c));
+        } else if (o instanceof me.loutres.juneau.api.v1alpha1.NodeNetwork nn) {
+            // a node's interface addresses and gateways (docs/api-reference.md, NodeNetwork): kept out of pools as ranges the cluster uses
+            learnt.replace("NodeNetwork/" + indexKey, NodeNetworkAddresses.ipv4(nn));
+            ipv6Learnt.replace("NodeNetwork/" + indexKey, NodeNetworkAddresses.ipv6(nn));
         } else if (o instanceof BGPPeer p) {
             peers.put(name, p);
             peersByAddress.put(indexKey, p);

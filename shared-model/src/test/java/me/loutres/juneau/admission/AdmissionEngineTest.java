@@ -18,17 +18,17 @@ class AdmissionEngineTest {
     final AdmissionEngine engine = new AdmissionEngine(AdmissionSettings.defaults());
 
     @Test
-    void nineEndpointsWithTheirWebhookNames() {
+    void tenEndpointsWithTheirWebhookNames() {
         assertThat(AdmissionEngine.ENDPOINTS).extracting(Endpoint::path).containsExactly("/mutate/services",
                 "/validate/services", "/validate/addresspools", "/validate/externalnetworks",
                 "/validate/serviceloadbalancers", "/validate/arpadvertisements", "/validate/bgppeers",
-                "/validate/bfdprofiles", "/validate/bgpsessions");
+                "/validate/bfdprofiles", "/validate/bgpsessions", "/validate/nodenetworks");
         assertThat(AdmissionEngine.ENDPOINTS).extracting(Endpoint::webhookName).containsExactly(
                 "services.mutate.juneau.loutres.me", "services.validate.juneau.loutres.me",
                 "addresspools.validate.juneau.loutres.me", "externalnetworks.validate.juneau.loutres.me",
                 "serviceloadbalancers.validate.juneau.loutres.me", "arpadvertisements.validate.juneau.loutres.me",
                 "bgppeers.validate.juneau.loutres.me", "bfdprofiles.validate.juneau.loutres.me",
-                "bgpsessions.validate.juneau.loutres.me");
+                "bgpsessions.validate.juneau.loutres.me", "nodenetworks.validate.juneau.loutres.me");
         assertThat(AdmissionEngine.ENDPOINTS).filteredOn(Endpoint::mutating).extracting(Endpoint::path)
                 .containsExactly("/mutate/services");
         assertThat(AdmissionEngine.endpointsFor("services")).extracting(Endpoint::mutating).containsExactly(true, false);

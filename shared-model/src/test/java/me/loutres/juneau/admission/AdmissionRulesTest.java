@@ -434,7 +434,7 @@ class AdmissionRulesTest {
         deny("envelope: no object on CREATE", NETS, () -> Requests.network("CREATE"),
                 "the request has no object to review (operation \"CREATE\")");
         deny("envelope: unknown path", "/validate/pods", () -> create(svc("a").yaml()),
-                "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements, /validate/bgppeers, /validate/bfdprofiles, /validate/bgpsessions");
+                "no admission endpoint at \"/validate/pods\"; served paths: /mutate/services, /validate/services, /validate/addresspools, /validate/externalnetworks, /validate/serviceloadbalancers, /validate/arpadvertisements, /validate/bgppeers, /validate/bfdprofiles, /validate/bgpsessions, /validate/nodenetworks");
         allow("envelope: CONNECT is not reviewed", SVC, () -> Requests.service("CONNECT").object(svc("a").policy("Cluster").yaml()));
 
         // docs/admission.md: JSON null is an absent field; a null list entry or a missing metadata is a denial naming the field

@@ -95,6 +95,10 @@ final class Requests {
         return custom(operation, JuneauConstants.KIND_BGP_SESSION, JuneauConstants.PLURAL_BGP_SESSIONS);
     }
 
+    static Requests nodeNetwork(String operation) {
+        return custom(operation, JuneauConstants.KIND_NODE_NETWORK, JuneauConstants.PLURAL_NODE_NETWORKS);
+    }
+
     /** userInfo.extra["authentication.kubernetes.io/node-name"], as a bound service-account token carries it. */
     Requests nodeNameExtra(String... nodes) {
         var values = ((ObjectNode) request.get("userInfo")).putObject("extra").putArray(Review.NODE_NAME_EXTRA);

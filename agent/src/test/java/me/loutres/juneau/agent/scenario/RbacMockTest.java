@@ -108,6 +108,14 @@ class RbacMockTest {
                     .isNull());
             c.move("web", "node-b");
             eventually(() -> assertThat(agent.answering()).isEmpty());
+            // the node's NodeNetwork (docs/api-reference.md, NodeNetwork): read, created, its status written
+            try (var network = new me.loutres.juneau.agent.kube.NodeNetworkReporter(c.newAgentClient(), "node-a",
+                    () -> new me.loutres.juneau.api.v1alpha1.NodeNetworkStatus(List.of(
+                            new me.loutres.juneau.api.v1alpha1.NodeInterface("eth0", "02:00:00:00:00:0a", true,
+                                    List.of("198.18.0.11/24"))), List.of())).start()) {
+                eventually(() -> assertThat(c.client().resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class)
+                        .withName("node-a").get().getStatus()).isNotNull());
+            }
         } finally {
             agent.close();
         }

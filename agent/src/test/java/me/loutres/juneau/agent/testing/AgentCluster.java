@@ -73,7 +73,7 @@ public final class AgentCluster implements AutoCloseable {
         client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         // the BGP half's kinds (docs/bgp.md), so the mock knows their scope and status subresources
         for (Class<?> kind : List.of(ServiceLoadBalancer.class, ExternalNetwork.class, BGPPeer.class,
-                BFDProfile.class, BGPSession.class)) {
+                BFDProfile.class, BGPSession.class, me.loutres.juneau.api.v1alpha1.NodeNetwork.class)) {
             @SuppressWarnings({"unchecked", "rawtypes"})
             CustomResourceDefinition d = CustomResourceDefinitionContext.v1CRDFromCustomResourceType((Class) kind)
                     .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus()

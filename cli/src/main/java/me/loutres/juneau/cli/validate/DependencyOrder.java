@@ -6,11 +6,12 @@ import me.loutres.juneau.api.JuneauConstants;
 
 /**
  * The order a cluster sees objects created in: kinds without Juneau rules first (Namespaces and the like), then
- * AddressPool, BFDProfile, BGPPeer (after the Secrets it names), ExternalNetwork, Node, ServiceLoadBalancer,
+ * NodeNetwork (what the nodes report: a pool holding a node's address or gateway is refused), AddressPool, BFDProfile, BGPPeer (after the Secrets it names), ExternalNetwork, Node, ServiceLoadBalancer,
  * ARPAdvertisement, BGPSession, Service; file order within a kind.
  */
 final class DependencyOrder {
     private static final List<String> ORDER = List.of(
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_NODE_NETWORK,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ADDRESS_POOL,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER,

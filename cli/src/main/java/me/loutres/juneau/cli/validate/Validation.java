@@ -40,7 +40,8 @@ public final class Validation {
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_ARP_ADVERTISEMENT,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_PEER,
             JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BFD_PROFILE,
-            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION);
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_BGP_SESSION,
+            JuneauConstants.GROUP + "/" + JuneauConstants.KIND_NODE_NETWORK);
     /** Juneau's kinds, as the routing table lists them, for the message about a kind that is not one. */
     private static final String KNOWN_KINDS = String.join(", ", AdmissionRoutes.ALL.stream()
             .filter(e -> JuneauConstants.GROUP.equals(e.group())).map(Endpoint::kind).distinct().toList());

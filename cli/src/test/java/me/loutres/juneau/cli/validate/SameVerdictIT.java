@@ -264,7 +264,7 @@ class SameVerdictIT {
                 me.loutres.juneau.policy.ManagedServices.of(args.contains("--manage-unclassed")));
         List<ManifestObject> objects = new ManifestReader(List.of(), Kustomize.fromEnvironment(), System.in)
                 .read(List.of(ValidateGoldenTest.CASES.resolve(fixture)), List.of()).objects();
-        SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.STATE));
+        SnapshotClusterView state = ClusterStateFiles.load(Path.of(ValidateGoldenTest.state(fixture)));
         int port = port(settings);
 
         List<Outcome> local = new Validation(Validation.inProcess(new AdmissionEngine(settings)), state, user,

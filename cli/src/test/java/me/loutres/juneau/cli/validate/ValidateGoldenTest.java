@@ -43,8 +43,15 @@ class ValidateGoldenTest {
         }
     }
 
+    /** The cluster a case starts from: its own (a file without .yaml, so -f does not read it), else the shared one. */
+    static String state(String name) {
+        Path own = CASES.resolve(name).resolve("cluster-state");
+        return Files.exists(own) ? own.toString() : STATE;
+    }
+
     static List<String> args(String name, String format) throws IOException {
-        List<String> args = new ArrayList<>(List.of("validate", "-f", CASES.resolve(name).toString(), "--cluster-state", STATE));
+        List<String> args = new ArrayList<>(List.of("validate", "-f", CASES.resolve(name).toString(), "--cluster-state",
+                state(name)));
         Path extra = CASES.resolve(name).resolve("args");
         if (Files.exists(extra)) {
             Files.readAllLines(extra).stream().filter(l -> !l.isBlank()).forEach(args::add);

@@ -82,6 +82,8 @@ public final class ClusterCache implements AutoCloseable {
     private final Watched<Namespace> namespaces;
     private final Watched<Lease> leases;
     private final Watched<BGPSession> sessions;
+    /** What each node's agent reads of its interfaces and gateways (docs/api-reference.md, NodeNetwork). */
+    private final Watched<me.loutres.juneau.api.v1alpha1.NodeNetwork> nodeNetworks;
     /** The ranges the cluster says it uses: ServiceCIDRs and Nodes' podCIDRs (docs/allocation.md). */
     private final RangeIndex<LearntRange> learnt = new RangeIndex<>();
     /** {@link #learnt} as one list, rebuilt after a change: the same instance while nothing changed. */
@@ -170,6 +172,12 @@ public final class ClusterCache implements AutoCloseable {
                         + "only the Nodes' podCIDRs are kept out of pools by the controller");
         nodes.on(learntFeed("Node/", ViewKeys::podCidrs));
         serviceCidrs.on(learntFeed("ServiceCIDR/", ViewKeys::serviceCidrs));
+        // the nodes' interface addresses and default gateways, as their agents report them: never handed out, by
+        // the same path as the cluster's ranges (docs/api-reference.md, NodeNetwork)
+        nodeNetworks = cache.watch("NodeNetwork", client.resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class))
+                .optional("the API server does not serve juneau.loutres.me NodeNetworks (the CRD of an older"
+                        + " release): the nodes' interface addresses and gateways are not kept out of pools");
+        nodeNetworks.on(learntFeed("NodeNetwork/", me.loutres.juneau.view.NodeNetworkAddresses::ipv4));
         serviceWrites = new RecentWrites<>(services::get);
         // the controller's own ServiceLoadBalancer and ARPAdvertisement writes are planner-built: trusted; a pool
         // status write keeps the spec as stored, so each pool version is checked
@@ -314,6 +322,10 @@ public final class ClusterCache implements AutoCloseable {
         nodes.on(h);
     }
 
+    public void onNodeNetworks(ResourceEventHandler<me.loutres.juneau.api.v1alpha1.NodeNetwork> h) {
+        nodeNetworks.on(h);
+    }
+
     public void onNamespaces(ResourceEventHandler<Namespace> h) {
         namespaces.on(h);
     }
@@ -454,6 +466,11 @@ public final class ClusterCache implements AutoCloseable {
 
     public List<Node> nodes() {
         return nodes.list();
+    }
+
+    /** Every node's NodeNetwork as its agent wrote it (docs/api-reference.md, NodeNetwork). */
+    public List<me.loutres.juneau.api.v1alpha1.NodeNetwork> nodeNetworks() {
+        return nodeNetworks.list();
     }
 
     /** Services with an endpoint on the node (from their EndpointSlices' labels). */

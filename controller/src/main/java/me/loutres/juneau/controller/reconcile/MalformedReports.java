@@ -53,6 +53,16 @@ public final class MalformedReports {
                 overlaps, () -> metrics.conflictingObject(kind));
     }
 
+    /**
+     * Reports an {@code arp} pool none of whose candidate nodes has a prefix holding some of its entries
+     * (docs/troubleshooting.md, "My pool is not on any node's subnet"): once per change, a Warning
+     * {@code NotOnNodeSubnet} event.
+     */
+    public void reportNotOnLink(Term term, HasMetadata object, String kind, List<String> sentences) {
+        report(term, object, kind, me.loutres.juneau.status.PoolOnLink.REASON_NOT_ON_NODE_SUBNET, sentences, () -> {
+        });
+    }
+
     /** The reason of the Warning event on an object in conflict with another. */
     public static final String EVENT_CONFLICT = "Conflict";
 
@@ -85,5 +95,6 @@ public final class MalformedReports {
         reported.remove(kind + "/" + EVENT_CONFLICT + "/" + name);
         reported.remove(kind + "/" + me.loutres.juneau.allocation.ClusterRangeOverlaps.REASON_OVERLAPS_CLUSTER_RANGE
                 + "/" + name);
+        reported.remove(kind + "/" + me.loutres.juneau.status.PoolOnLink.REASON_NOT_ON_NODE_SUBNET + "/" + name);
     }
 }

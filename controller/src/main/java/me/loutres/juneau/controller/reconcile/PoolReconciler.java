@@ -86,6 +86,12 @@ public final class PoolReconciler {
         Map<IpFamily, FamilyCounts> families = FamilyCounts.forStatus(pool, usage, 0);
         FamilyCountsStatus ipv4 = block(families.get(IpFamily.IPV4));
         FamilyCountsStatus ipv6 = block(families.get(IpFamily.IPV6));
+        // arp pools: on a subnet some node that may announce them has (docs/troubleshooting.md)
+        Condition onLink = me.loutres.juneau.status.PoolOnLink.of(pool, eligibility(name), cache.nodeNetworks());
+        conditions = me.loutres.juneau.status.PoolOnLink.with(conditions, onLink, now);
+        reports.reportNotOnLink(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL, onLink != null
+                && me.loutres.juneau.status.PoolOnLink.REASON_NOT_ON_NODE_SUBNET.equals(onLink.getReason())
+                ? List.of("AddressPool " + name + ": " + onLink.getMessage()) : List.of());
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
                 || !Objects.equals(current.getFree(), usage.free())
@@ -107,6 +113,25 @@ public final class PoolReconciler {
 
     private static FamilyCountsStatus block(FamilyCounts c) {
         return c == null ? null : new FamilyCountsStatus(c.total(), c.allocated(), c.free());
+    }
+
+    /**
+     * Which nodes may announce the pool's VIPs: those its network's node selector picks, without the exclude label
+     * (every node when no network lists it yet).
+     */
+    private me.loutres.juneau.selection.NodeEligibility eligibility(String pool) {
+        List<me.loutres.juneau.api.v1alpha1.ExternalNetwork> listing = cache.networksListing(pool);
+        java.util.Map<String, java.util.Map<String, String>> labels = new java.util.HashMap<>();
+        for (io.fabric8.kubernetes.api.model.Node n : cache.nodes()) {
+            java.util.Map<String, String> l = n.getMetadata().getLabels();
+            labels.put(n.getMetadata().getName(), l == null ? java.util.Map.of() : l);
+        }
+        if (listing.isEmpty()) {
+            return me.loutres.juneau.selection.NodeEligibility.of(null, null, labels);
+        }
+        me.loutres.juneau.api.v1alpha1.ExternalNetwork net = listing.get(0);
+        return me.loutres.juneau.selection.NodeEligibility.of(net.getMetadata().getName(),
+                net.getSpec() == null ? null : net.getSpec().getNodeSelector(), labels);
     }
 
     /**

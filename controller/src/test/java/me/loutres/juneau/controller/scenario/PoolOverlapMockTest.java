@@ -152,6 +152,71 @@ class PoolOverlapMockTest extends ScenarioBase {
         }
     }
 
+    /**
+     * A node's gateway and interface address, as its agent reports them on its NodeNetwork (docs/api-reference.md,
+     * NodeNetwork), are learnt like a podCIDR: the pool that holds them says so, never hands them out, and follows
+     * the node renumbering and its NodeNetwork going.
+     */
+    @Test
+    void aNodesGatewayAndInterfaceAddressReportedLaterAreNeverHandedOut() {
+        cluster.pool("lan-later", "arp", "10.216.0.1-10.216.0.6");
+        cluster.network("lan-later-net", "arp", "lan-later");
+        eventually(() -> assertCounts("lan-later", 6, 0, 6));
+        cluster.ensureNode("worker-7");
+        try (var agent = cluster.newAgentClient("worker-7")) {
+            var nn = new me.loutres.juneau.api.v1alpha1.NodeNetwork();
+            nn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("worker-7").build());
+            nn.setSpec(me.loutres.juneau.api.v1alpha1.NodeNetworkSpec.of("worker-7"));
+            nn = agent.resource(nn).create();
+            nn.setStatus(reported("10.216.0.1", "10.216.0.2/24"));
+            agent.resource(nn).updateStatus();
+            eventually(() -> {
+                Condition c = overlap("lan-later");
+                assertThat(c.getStatus()).isEqualTo("True");
+                assertThat(c.getReason()).isEqualTo(ClusterRangeOverlaps.REASON_OVERLAPS_CLUSTER_RANGE);
+                assertThat(c.getMessage()).startsWith("2 addresses reserved")
+                        .contains("spec.addresses[0] \"10.216.0.1-10.216.0.6\" overlaps the default gateway 10.216.0.1"
+                                + " of node worker-7 (interface eth0, NodeNetwork worker-7) (shared: 10.216.0.1)")
+                        .contains("overlaps the address 10.216.0.2 of node worker-7 interface eth0 (NodeNetwork"
+                                + " worker-7) (shared: 10.216.0.2)");
+                assertCounts("lan-later", 4, 0, 4);
+            });
+            eventually(() -> assertThat(cluster.events("default", "lan-later",
+                    ClusterRangeOverlaps.REASON_OVERLAPS_CLUSTER_RANGE)).anySatisfy(e -> {
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getMessage()).contains("the default gateway 10.216.0.1 of node worker-7");
+                    }));
+            List<String> vips = fill("lan-later", "lan-later-net", 5);
+            assertThat(vips).containsExactlyInAnyOrder("10.216.0.3", "10.216.0.4", "10.216.0.5", "10.216.0.6");
+
+            // the node renumbers: its interface moves off the pool, the gateway stays; the address is free again
+            String waiting = waiting("lan-later", 5);
+            var stored = agent.resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class).withName("worker-7").get();
+            stored.setStatus(reported("10.216.0.1", "10.217.0.2/24"));
+            agent.resource(stored).updateStatus();
+            eventually(() -> {
+                assertThat(overlap("lan-later").getMessage()).startsWith("1 address")
+                        .doesNotContain("10.216.0.2 of node");
+                assertThat(status("lan-later", waiting).getVip()).isEqualTo("10.216.0.2");
+                assertCounts("lan-later", 5, 5, 0);
+            });
+        }
+        // the node leaves (an admin deletes what is left of it; the agent has no delete grant)
+        cluster.beforeTheWebhook(() -> cluster.client().resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class)
+                .withName("worker-7").delete());
+        eventually(() -> {
+            assertThat(overlap("lan-later").getStatus()).isEqualTo("False");
+            assertCounts("lan-later", 6, 5, 1);
+        });
+    }
+
+    private static me.loutres.juneau.api.v1alpha1.NodeNetworkStatus reported(String gateway, String address) {
+        return new me.loutres.juneau.api.v1alpha1.NodeNetworkStatus(
+                List.of(new me.loutres.juneau.api.v1alpha1.NodeInterface("eth0", "52:54:00:00:00:07", true,
+                        List.of(address))),
+                List.of(new me.loutres.juneau.api.v1alpha1.NodeGateway(gateway, "eth0")));
+    }
+
     /** Creates {@code n} Services on the network and returns the VIPs they got once all who can have one. */
     private List<String> fill(String ns, String network, int n) {
         for (int i = 0; i < n; i++) {

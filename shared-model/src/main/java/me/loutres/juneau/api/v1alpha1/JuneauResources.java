@@ -15,7 +15,7 @@ import java.util.List;
 public final class JuneauResources {
     public static final List<Class<? extends KubernetesResource>> KINDS = List.of(AddressPool.class,
             ExternalNetwork.class, ServiceLoadBalancer.class, ARPAdvertisement.class, BGPPeer.class, BFDProfile.class,
-            BGPSession.class);
+            BGPSession.class, NodeNetwork.class);
 
     private JuneauResources() {
     }

@@ -72,6 +72,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_ARP_ADVERTISEMENTS, List.of("list", "watch")),
             new Access("", "nodes", List.of("get", "list", "watch")),
             new Access("networking.k8s.io", "servicecidrs", List.of("list", "watch")),
+            // the nodes' interface addresses and gateways, kept out of pools (docs/api-reference.md, NodeNetwork)
+            new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_NODE_NETWORKS, List.of("list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BGP_PEERS, List.of("get", "list", "watch")),
             new Access(JuneauConstants.GROUP, JuneauConstants.PLURAL_BFD_PROFILES, List.of("get", "list", "watch")),
             // a BGPPeer's password Secret is checked to exist with its key; only juneau-system is readable, and the
@@ -142,6 +144,14 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         nodes.on(RangeFeed.of(ipv6NodeIps, ViewKeys::ipv6InternalIps));
         nodes.on(RangeFeed.of(ipv6Learnt, "Node/", ViewKeys::ipv6PodCidrs));
         serviceCidrs.on(RangeFeed.of(ipv6Learnt, "ServiceCIDR/", ViewKeys::ipv6ServiceCidrs));
+        // what each node's agent reports of its interfaces and gateways (docs/api-reference.md, NodeNetwork): their addresses are learnt ranges
+        Watched<me.loutres.juneau.api.v1alpha1.NodeNetwork> nodeNetworks = cache.watch("NodeNetwork",
+                client.resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class))
+                .optional("cluster view: the API server does not serve juneau.loutres.me NodeNetworks (the CRD of"
+                        + " an older release); pool entries are not checked against the nodes' interface addresses"
+                        + " and gateways");
+        nodeNetworks.on(RangeFeed.of(learnt, "NodeNetwork/", me.loutres.juneau.view.NodeNetworkAddresses::ipv4));
+        nodeNetworks.on(RangeFeed.of(ipv6Learnt, "NodeNetwork/", me.loutres.juneau.view.NodeNetworkAddresses::ipv6));
         peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).store(lean()).indexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
                         : List.of(p.getSpec().getPeerAddress()),
@@ -151,7 +161,8 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         secrets = cache.watch("Secret", client.secrets().inNamespace(JuneauConstants.SYSTEM_NAMESPACE))
                 .store(KeysOnlyStore::new);
         namespaces = cache.watch("Namespace", client.namespaces()).store(NamespaceLabelsStore::new);
-        all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, peers, bfdProfiles, secrets, namespaces);
+        all = List.of(pools, networks, slbs, arps, nodes, serviceCidrs, nodeNetworks, peers, bfdProfiles, secrets,
+                namespaces);
     }
 
     /** Starts the informers without waiting for them: {@link #synced()} says when the view can be trusted. */
