@@ -12,7 +12,8 @@ import org.eclipse.jetty.util.Fields;
 
 /**
  * One parsed request of the local API server: its method, decoded path, query, the caller and the Jetty request it
- * came from; reads the body as kube-apiserver does (at most 3 MiB; JSON or YAML; a clear 4xx otherwise).
+ * came from; reads the body as kube-apiserver does (at most 3 MiB; JSON, YAML, or protobuf for the built-in kinds
+ * client-java-proto has messages for; a clear 4xx otherwise).
  */
 record ApiCall(String method, String path, Fields query, UserInfo user, Request request) {
     static final String JSON = "application/json";
@@ -34,20 +35,32 @@ record ApiCall(String method, String path, Fields query, UserInfo user, Request 
         return String.valueOf(header(HttpHeader.ACCEPT)).contains(rendering);
     }
 
-    /** kube-apiserver answers 406 to an Accept it cannot serve (protobuf, for instance). */
-    void checkAccept() throws ApiException {
+    /**
+     * kube-apiserver answers 406 to an Accept it cannot serve; protobuf is served for one object of a built-in kind
+     * that client-java-proto has a message for ({@link KubeProtobuf}), not for lists, watches or tables.
+     */
+    void checkAccept(ResourceType type, boolean oneObject) throws ApiException {
         String accept = header(HttpHeader.ACCEPT);
         if (accept == null || accept.isBlank()) {
             return;
         }
+        boolean protobuf = oneObject && KubeProtobuf.message(type).isPresent();
         for (String a : accept.split(",")) {
             String media = a.split(";")[0].trim();
             if (media.equals(JSON) || media.equals("*/*") || media.equals("application/*")
-                    || media.equals("application/yaml") || media.equals("application/json-seq")) {
+                    || media.equals("application/yaml") || media.equals("application/json-seq")
+                    || (protobuf && KubeProtobuf.isProtobuf(media))) {
                 return;
             }
         }
-        throw ApiException.notAcceptable("application/json, application/yaml");
+        throw ApiException.notAcceptable(protobuf ? "application/json, application/yaml, " + KubeProtobuf.MEDIA_TYPE
+                : "application/json, application/yaml");
+    }
+
+    /** Whether the client's first choice is protobuf (kubectl's typed writes: protobuf, then JSON). */
+    boolean prefersProtobuf() {
+        String accept = header(HttpHeader.ACCEPT);
+        return accept != null && KubeProtobuf.isProtobuf(accept.split(",")[0]);
     }
 
     byte[] rawBody() throws ApiException, IOException {
@@ -107,10 +120,13 @@ record ApiCall(String method, String path, Fields query, UserInfo user, Request 
             if (media.equals("application/yaml")) {
                 return Json.YAML.readTree(bytes);
             }
+            if (media.equals(KubeProtobuf.MEDIA_TYPE)) {
+                return KubeProtobuf.decode(bytes);
+            }
         } catch (IOException e) {
             throw ApiException.badRequest("the body of the request cannot be decoded: "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
-        throw ApiException.unsupportedMediaType("application/json, application/yaml");
+        throw ApiException.unsupportedMediaType("application/json, application/yaml, " + KubeProtobuf.MEDIA_TYPE);
     }
 }

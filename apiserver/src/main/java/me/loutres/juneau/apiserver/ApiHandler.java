@@ -196,7 +196,9 @@ final class ApiHandler extends Handler.Abstract {
 
     private void serve(ApiCall call, ResourcePath at, Response response, Callback callback, List<String> warnings)
             throws ApiException, IOException {
-        call.checkAccept();
+        boolean watch = at.legacyWatch() || "true".equals(call.param("watch")) || "1".equals(call.param("watch"));
+        call.checkAccept(at.type(), at.name() != null && !watch
+                || !call.method().equals("GET") && !call.method().equals("HEAD"));
         if (call.param("dryRun") != null && !"All".equals(call.param("dryRun"))) {
             throw ApiException.badRequest("Invalid dryRun value: \"" + call.param("dryRun")
                     + "\": supported values: \"All\"");
@@ -286,9 +288,7 @@ final class ApiHandler extends Handler.Abstract {
         if (!call.method().equals("POST")) {
             throw ApiException.methodNotAllowed();
         }
-        String contentType = String.valueOf(call.header(HttpHeader.CONTENT_TYPE));
-        JsonNode body = contentType.startsWith(ReviewProtobuf.MEDIA_TYPE)
-                ? ReviewProtobuf.decode(call.rawBody()) : call.body(true);
+        JsonNode body = call.body(true);
         JsonNode asked = body == null ? F.objectNode() : body;
         ObjectNode answer = switch (type.plural()) {
             case "selfsubjectaccessreviews" -> authorizer.review(call.user(), asked);

@@ -12,7 +12,10 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** How the local API server writes an answer: JSON, the admission warnings as {@code Warning} headers. */
+/**
+ * How the local API server writes an answer: JSON (protobuf for one object of a built-in kind when the client asks
+ * for it first, see {@link KubeProtobuf}), the admission warnings as {@code Warning} headers.
+ */
 final class Responses {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -35,8 +38,13 @@ final class Responses {
     }
 
     private static void sendJson(Response response, Callback callback, int code, byte[] bytes, List<String> warnings) {
+        sendBytes(response, callback, code, ApiCall.JSON, bytes, warnings);
+    }
+
+    private static void sendBytes(Response response, Callback callback, int code, String contentType, byte[] bytes,
+            List<String> warnings) {
         response.setStatus(code);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, ApiCall.JSON);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         for (String w : warnings) {
             response.getHeaders().add("Warning", "299 - \"" + w.replace("\"", "'").replace("\n", " ") + "\"");
         }
@@ -56,6 +64,9 @@ final class Responses {
      */
     static void sendWritten(ApiCall call, ResourceType type, ObjectNode o, Store store, int code, Response response,
             Callback callback, List<String> warnings) {
+        if (sentAsProtobuf(call, type, o, code, response, callback, warnings)) {
+            return;
+        }
         byte[] json = store.committedJson(o);
         if (json != null) {
             sendJson(response, callback, code, json, warnings);
@@ -73,9 +84,20 @@ final class Responses {
                     warnings);
         } else if (get && call.accepts("as=PartialObjectMetadata")) {
             send(response, callback, code, partial(o), warnings);
-        } else {
+        } else if (!sentAsProtobuf(call, type, o, code, response, callback, warnings)) {
             send(response, callback, code, o, warnings);
         }
+    }
+
+    /** Answers in protobuf when the client prefers it and the kind has a message (kubectl's typed writes). */
+    private static boolean sentAsProtobuf(ApiCall call, ResourceType type, ObjectNode o, int code, Response response,
+            Callback callback, List<String> warnings) {
+        if (!call.prefersProtobuf()) {
+            return false;
+        }
+        java.util.Optional<byte[]> bytes = KubeProtobuf.encode(type, o);
+        bytes.ifPresent(b -> sendBytes(response, callback, code, KubeProtobuf.MEDIA_TYPE, b, warnings));
+        return bytes.isPresent();
     }
 
     static ObjectNode partial(ObjectNode o) {

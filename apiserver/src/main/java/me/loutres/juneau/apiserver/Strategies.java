@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * What kube-apiserver's per-kind strategies do before storing: defaulting (k8s.io/kubernetes/pkg/apis/core/v1
  * defaults.go: a Service gets type ClusterIP, a cluster IP, protocol TCP, targetPort = port, node ports and
- * externalTrafficPolicy Cluster when it is a LoadBalancer) and validation (pkg/apis/core/validation: names,
+ * externalTrafficPolicy Cluster when it is a LoadBalancer, a Secret type Opaque) and validation (pkg/apis/core/validation: names,
  * ports, immutable fields), with the field paths and wording of its field errors.
  */
 final class Strategies {
@@ -36,6 +36,12 @@ final class Strategies {
                 }
                 if (!object.path("status").has("phase")) {
                     Json.obj(object, "status").put("phase", "Active");
+                }
+            }
+            // SetDefaults_Secret: a Secret without a type (kubectl create secret generic sends none) is Opaque
+            case "secrets" -> {
+                if (!object.hasNonNull("type") || object.path("type").asText().isEmpty()) {
+                    object.put("type", "Opaque");
                 }
             }
             case "endpointslices.discovery.k8s.io" -> {

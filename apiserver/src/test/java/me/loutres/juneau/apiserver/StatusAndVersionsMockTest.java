@@ -82,16 +82,43 @@ class StatusAndVersionsMockTest extends ApiServerFixture {
     }
 
     @Test
-    void protobufBodiesAre415AndProtobufOnlyAcceptIs406() {
+    void aProtobufBodyThatIsNotAMessageIs400AndAProtobufOnlyAcceptOfAListIs406() {
         Reply body = call("POST", SERVICES, "application/vnd.kubernetes.protobuf", "k8s\0junk");
-        assertThat(body.code()).isEqualTo(415);
-        assertThat(body.body().path("reason").asText()).isEqualTo("UnsupportedMediaType");
+        assertThat(body.code()).isEqualTo(400);
+        assertThat(body.body().path("reason").asText()).isEqualTo("BadRequest");
         Reply accept = call("GET", SERVICES, null, null, "application/vnd.kubernetes.protobuf");
         assertThat(accept.code()).isEqualTo(406);
         // client-go's usual Accept lists JSON as a fallback: it gets JSON
         Reply fallback = call("GET", SERVICES, null, null, "application/vnd.kubernetes.protobuf, */*");
         assertThat(fallback.code()).isEqualTo(200);
         assertThat(fallback.raw().headers().firstValue("Content-Type")).hasValue("application/json");
+    }
+
+    /** kubectl create secret generic: a protobuf Secret in, protobuf asked first for the answer. */
+    @Test
+    void aProtobufSecretIsCreatedAndAnsweredInProtobufAsKubectlAsks() throws Exception {
+        io.kubernetes.client.proto.V1.Secret secret = io.kubernetes.client.proto.V1.Secret.newBuilder()
+                .setMetadata(KubeProtobufTest.goMeta("proto-secret"))
+                .putData("password", com.google.protobuf.ByteString.copyFromUtf8("s3cret")).build();
+        java.net.http.HttpResponse<byte[]> r = http.send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(server.url() + "/api/v1/namespaces/default/secrets"))
+                .header("Authorization", "Bearer " + Identities.ADMIN_TOKEN)
+                .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                .header("Accept", "application/vnd.kubernetes.protobuf,application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(
+                        KubeProtobufTest.envelope("v1", "Secret", secret.toByteString())))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(r.statusCode()).as(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/vnd.kubernetes.protobuf");
+        io.kubernetes.client.proto.Runtime.Unknown answer = io.kubernetes.client.proto.Runtime.Unknown
+                .parseFrom(java.util.Arrays.copyOfRange(r.body(), 4, r.body().length));
+        io.kubernetes.client.proto.V1.Secret created = io.kubernetes.client.proto.V1.Secret.parseFrom(answer.getRaw());
+        assertThat(created.getMetadata().getUid()).isNotEmpty();
+        assertThat(created.getMetadata().getNamespace()).isEqualTo("default");
+        assertThat(created.getDataMap().get("password").toStringUtf8()).isEqualTo("s3cret");
+        Reply json = get("/api/v1/namespaces/default/secrets/proto-secret");
+        assertThat(json.body().path("data").path("password").asText()).isEqualTo("czNjcmV0");
+        assertThat(json.body().path("metadata").has("generateName")).as("Go's empty strings read as absent").isFalse();
     }
 
     @Test

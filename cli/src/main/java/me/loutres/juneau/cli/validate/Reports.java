@@ -216,7 +216,8 @@ final class Reports {
 
     /**
      * SARIF 2.1.0 for GitHub code scanning: a result per refusal and per unreadable input (level error) and per
-     * admission warning (level warning), located at the object's file and line.
+     * admission warning (level warning), located at the file, line and column of the field the message names
+     * ({@link YamlPositions}), else at the object's first line.
      */
     static void sarif(Report r, PrintStream out) {
         ObjectNode root = KubeObjects.mapper().createObjectNode();
@@ -245,7 +246,7 @@ final class Reports {
             int line = r.rendered().containsKey(o.object().file()) ? 0 : o.object().line();
             for (String w : o.warnings()) {
                 result(results, "warning", "warning", o.object().reference() + " [" + o.object().where() + "]: Warning: " + w,
-                        file, line);
+                        file, at(o.object(), line, w));
             }
             if (!o.accepted()) {
                 String rule = switch (o.reason()) {
@@ -253,7 +254,8 @@ final class Reports {
                     case Outcome.BAD_REQUEST -> "unreadable-object";
                     default -> "denied";
                 };
-                result(results, rule, "error", o.errorLine() + " [" + o.object().where() + "]", file, line);
+                result(results, rule, "error", o.errorLine() + " [" + o.object().where() + "]", file,
+                        at(o.object(), line, o.message()));
             }
         }
         print(out, root);
@@ -276,15 +278,37 @@ final class Reports {
         rule.putObject("fullDescription").put("text", fullText);
     }
 
+    /**
+     * The region of a result: the field the message names (its key's line and column in the YAML file), else the
+     * object's first line; none for rendered output (line 0).
+     */
+    private static YamlPositions.Position at(ManifestObject object, int line, String message) {
+        if (line <= 0) {
+            return new YamlPositions.Position(0, 0);
+        }
+        List<String> path = YamlPositions.fieldPath(message);
+        return path.isEmpty() ? new YamlPositions.Position(line, 0)
+                : YamlPositions.locate(object.file(), line, path).orElse(new YamlPositions.Position(line, 0));
+    }
+
     private static void result(ArrayNode results, String ruleId, String level, String message, Path file, int line) {
+        result(results, ruleId, level, message, file, new YamlPositions.Position(line, 0));
+    }
+
+    private static void result(ArrayNode results, String ruleId, String level, String message, Path file,
+            YamlPositions.Position at) {
         ObjectNode result = results.addObject();
         result.put("ruleId", ruleId);
         result.put("level", level);
         result.putObject("message").put("text", message);
         ObjectNode physical = result.putArray("locations").addObject().putObject("physicalLocation");
         physical.putObject("artifactLocation").put("uri", uri(file));
-        if (line > 0) {
-            physical.putObject("region").put("startLine", line);
+        if (at.line() > 0) {
+            ObjectNode region = physical.putObject("region");
+            region.put("startLine", at.line());
+            if (at.column() > 0) {
+                region.put("startColumn", at.column());
+            }
         }
     }
 

@@ -38,7 +38,10 @@ class CiFilesTest {
                 + "\n---\n" + Files.readString(repo.resolve("deploy/network.yaml")));
     }
 
-    /** A shell line {@code bin/juneau validate ARGS [> FILE]} run in this JVM, relative paths taken from the repo. */
+    /**
+     * A shell line {@code bin/juneau validate ARGS [> FILE]} (or {@code juneau validate}, {@code java -jar
+     * .../juneau-validate.jar validate}) run in this JVM, relative paths taken from the repo.
+     */
     record Line(List<String> args, String redirect) {
         static Line parse(String shell) {
             String command = shell.strip();
@@ -49,8 +52,12 @@ class CiFilesTest {
                 command = command.substring(0, gt).strip();
             }
             List<String> words = new ArrayList<>(List.of(command.split("\\s+")));
-            assertThat(words.subList(0, 2)).as(shell).containsExactly("bin/juneau", "validate");
-            return new Line(words.subList(1, words.size()), redirect);
+            int at = words.indexOf("validate");
+            // the launchers the files may use: the source tree's script, the validate image's juneau, the
+            // distribution's jar (these run the same command line, which this test runs in-process)
+            assertThat(String.join(" ", words.subList(0, Math.max(at, 0)))).as(shell)
+                    .matches("bin/juneau|juneau|java -jar \\S*juneau-validate\\.jar");
+            return new Line(words.subList(at, words.size()), redirect);
         }
 
         CommandRun run(Path repo, List<String> extra) throws Exception {
@@ -70,7 +77,7 @@ class CiFilesTest {
     static List<String> validateLines(JsonNode node, String field) {
         List<String> lines = new ArrayList<>();
         node.findValues(field).forEach(v -> (v.isArray() ? v : YAML.createArrayNode().add(v)).forEach(s -> {
-            if (s.asText().contains("juneau validate")) {
+            if (s.asText().contains("juneau validate") || s.asText().contains("juneau-validate.jar validate")) {
                 lines.add(s.asText());
             }
         }));
@@ -79,8 +86,12 @@ class CiFilesTest {
 
     @Test
     void theGithubWorkflowWritesValidSarifAndJunitAndFailsOnARefusal() throws Exception {
-        List<String> lines = validateLines(YAML.readTree(CI.resolve("github-actions.yml").toFile()), "run");
-        assertThat(lines).hasSize(2);
+        JsonNode workflow = YAML.readTree(CI.resolve("github-actions.yml").toFile());
+        List<String> lines = validateLines(workflow, "run");
+        assertThat(lines).hasSize(2).allSatisfy(l -> assertThat(l).startsWith("java -jar juneau-validate/juneau-validate.jar"));
+        // without the source tree: the distribution is fetched, no step builds Juneau
+        assertThat(workflow.toString()).contains("unzip -q juneau-validate.zip").doesNotContain("bin/juneau")
+                .doesNotContain("mvn ");
         for (String l : lines) {
             assertThat(Line.parse(l).run(repo, List.of()).exit()).as(l).isZero();
         }
@@ -98,6 +109,8 @@ class CiFilesTest {
         JsonNode job = YAML.readTree(CI.resolve("gitlab-ci.yml").toFile()).path("juneau-validate");
         List<String> lines = validateLines(job, "script");
         assertThat(lines).hasSize(1);
+        assertThat(job.path("image").path("name").asText()).endsWith("/validate:0.1.0");
+        assertThat(job.path("image").path("entrypoint").get(0).asText()).isEmpty();
         Line line = Line.parse(lines.get(0));
         assertThat(line.redirect()).isEqualTo(job.path("artifacts").path("reports").path("junit").asText());
         CommandRun run = line.run(repo, List.of());

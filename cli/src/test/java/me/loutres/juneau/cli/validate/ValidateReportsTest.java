@@ -143,6 +143,33 @@ class ValidateReportsTest {
         assertThat(sarifSchema().validate(sarif)).isNotEmpty();
     }
 
+    /**
+     * In the two-document b-services.yaml, the refusal points at the SCTP protocol in the first document (the key
+     * inside the flow list, line 10) and the warning at the second document's spec (line 17), each with its column.
+     */
+    @Test
+    void sarifRegionsPointAtTheOffendingFieldInEachDocumentOfAFile() throws Exception {
+        JsonNode results = new ObjectMapper().readTree(run("sarif").out()).path("runs").get(0).path("results");
+        JsonNode denied = null;
+        JsonNode warned = null;
+        for (JsonNode r : results) {
+            if (r.path("ruleId").asText().equals("denied")) {
+                denied = r;
+            } else if (r.path("ruleId").asText().equals("warning")) {
+                warned = r;
+            }
+        }
+        assertThat(denied).isNotNull();
+        assertThat(warned).isNotNull();
+        JsonNode deniedRegion = denied.path("locations").get(0).path("physicalLocation").path("region");
+        assertThat(deniedRegion.path("startLine").asInt()).as(denied.toString()).isEqualTo(10);
+        assertThat(deniedRegion.path("startColumn").asInt()).as(denied.toString())
+                .isEqualTo("  ports: [{port: 80, ".length() + 1);
+        JsonNode warnedRegion = warned.path("locations").get(0).path("physicalLocation").path("region");
+        assertThat(warnedRegion.path("startLine").asInt()).as(warned.toString()).isEqualTo(17);
+        assertThat(warnedRegion.path("startColumn").asInt()).as(warned.toString()).isEqualTo(1);
+    }
+
     @Test
     void tapHasAPlanAndOneTestPointPerEntry() {
         List<String> lines = run("tap").out().lines().toList();
