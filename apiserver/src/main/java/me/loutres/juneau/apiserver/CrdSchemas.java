@@ -83,6 +83,44 @@ final class CrdSchemas {
         return errors;
     }
 
+
+    /**
+     * Checks an object's fields or an array's items, and writes a whole number with a fraction in an integer field
+     * as the integer ({@link #wholeForInteger}), as kube-apiserver stores it.
+     */
+    private static void children(JsonNode schema, JsonNode value, String path, List<ApiException.Cause> errors) {
+        if (value.isObject()) {
+            Map<String, JsonNode> whole = new java.util.LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : value.properties()) {
+                JsonNode prop = schema.path("properties").path(e.getKey());
+                JsonNode fieldSchema = prop.isMissingNode() ? schema.path("additionalProperties") : prop;
+                check(fieldSchema, e.getValue(), path + "." + e.getKey(), errors);
+                if (wholeForInteger(fieldSchema, e.getValue())) {
+                    whole.put(e.getKey(), e.getValue());
+                }
+            }
+            whole.forEach((k, v) -> ((ObjectNode) value).put(k, v.asLong()));
+            required(schema, value, path, errors);
+        } else if (value.isArray()) {
+            for (int i = 0; i < value.size(); i++) {
+                check(schema.path("items"), value.get(i), path + "[" + i + "]", errors);
+                if (wholeForInteger(schema.path("items"), value.get(i))) {
+                    ((ArrayNode) value).set(i, value.get(i).asLong());
+                }
+            }
+        }
+    }
+
+    /**
+     * A number written with a fraction or an exponent for a {@code type: integer} field that kube-apiserver takes
+     * ({@code 1.0}: whole, within ±2^53) and stores as the integer ({@code 1}); {@code 1.5} stays refused.
+     */
+    private static boolean wholeForInteger(JsonNode schema, JsonNode value) {
+        return value != null && value.isNumber() && !value.isIntegralNumber()
+                && schema.path("type").asText("").equals("integer")
+                && me.loutres.juneau.view.KubeObjects.isWholeJsonInteger(value.asDouble());
+    }
+
     private static void required(JsonNode schema, JsonNode value, String path, List<ApiException.Cause> errors) {
         for (JsonNode r : schema.path("required")) {
             if (!value.has(r.asText()) || value.get(r.asText()).isNull()) {
@@ -107,6 +145,7 @@ final class CrdSchemas {
         String actual = value.isTextual() ? "string" : value.isIntegralNumber() ? "integer" : value.isNumber()
                 ? "number" : value.isBoolean() ? "boolean" : value.isArray() ? "array" : "object";
         boolean ok = type.isEmpty() || type.equals(actual) || (type.equals("number") && actual.equals("integer"))
+                || wholeForInteger(schema, value)
                 || (schema.path("x-kubernetes-int-or-string").asBoolean(false)
                         && (actual.equals("string") || actual.equals("integer")));
         if (!ok) {
@@ -127,17 +166,8 @@ final class CrdSchemas {
                         + ": supported values: " + String.join(", ", allowed)));
             }
         }
-        if (value.isObject()) {
-            for (Map.Entry<String, JsonNode> e : value.properties()) {
-                JsonNode prop = schema.path("properties").path(e.getKey());
-                check(prop.isMissingNode() ? schema.path("additionalProperties") : prop, e.getValue(),
-                        path + "." + e.getKey(), errors);
-            }
-            required(schema, value, path, errors);
-        } else if (value.isArray()) {
-            for (int i = 0; i < value.size(); i++) {
-                check(schema.path("items"), value.get(i), path + "[" + i + "]", errors);
-            }
+        children(schema, value, path, errors);
+        if (value.isArray()) {
             if (schema.has("minItems") && value.size() < schema.path("minItems").asInt()) {
                 errors.add(new ApiException.Cause(path, "FieldValueInvalid", "Invalid value: " + value.size()
                         + ": " + path + " in body should have at least " + schema.path("minItems").asInt()

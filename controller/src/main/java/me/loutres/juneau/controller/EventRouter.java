@@ -108,6 +108,20 @@ final class EventRouter {
             // the agent rewrites routesAdvertised with every route: only what the plan reads re-queues, or each
             // new VIP on a node would re-plan every Service there
             if (o != null && o != n && sameForPlan(o, n)) {
+                // the routes BIRD carries changed (a new VIP configured): only the Services whose VIP it
+                // concerns are re-planned (condition Announced, docs/bgp.md "Status")
+                List<String> was = carried(o);
+                List<String> is = carried(n);
+                String node = ClusterCache.sessionNode(n);
+                if (!Objects.equals(was, is) && node != null) {
+                    for (ServiceKey k : cache.servicesWithEndpointsOn(node)) {
+                        var slb = cache.serviceLoadBalancer(k);
+                        String vip = slb == null || slb.getStatus() == null ? null : slb.getStatus().getVip();
+                        if (vip != null && carries(was, vip) != carries(is, vip)) {
+                            requeue.service(k);
+                        }
+                    }
+                }
                 return;
             }
             String node = ClusterCache.sessionNode(n);
@@ -282,6 +296,15 @@ final class EventRouter {
                         b.getStatus() == null ? null : b.getStatus().getLastError())
                 && Objects.equals(a.getStatus() == null ? null : a.getStatus().getWithheldNetworks(),
                         b.getStatus() == null ? null : b.getStatus().getWithheldNetworks());
+    }
+
+    private static List<String> carried(BGPSession s) {
+        return s.getStatus() == null ? null : s.getStatus().getCarriedAddresses();
+    }
+
+    /** As {@link me.loutres.juneau.plan.AnnounceFacts.SessionReport#carriesAddress}: unreported covers all. */
+    private static boolean carries(List<String> carried, String vip) {
+        return carried == null || me.loutres.juneau.bgp.CarriedAddresses.covers(carried, vip);
     }
 
     /** When an informer last delivered anything (to let watches drain before they close). */

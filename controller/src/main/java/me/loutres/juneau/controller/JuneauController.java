@@ -70,6 +70,7 @@ public final class JuneauController implements AutoCloseable {
     private final AtomicReference<LeaderState> state = new AtomicReference<>();
     private final EventRouter router;
     private final NodeLivenessWatch liveness;
+    private final WatchTick watchTick;
     private final DeadNodeSessions deadNodeSessions;
     private final CompletableFuture<Void> synced;
     private final AllocationRestore restore;
@@ -120,8 +121,12 @@ public final class JuneauController implements AutoCloseable {
         this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed, options.clock());
         this.networkReconciler = new NetworkReconciler(cache, malformed);
         this.deadNodeSessions = new DeadNodeSessions(client, cache, options.clock());
+        this.watchTick = new WatchTick(writer, cache, () -> {
+            LeaderState st = state.get();
+            return st == null ? null : st.term();
+        }, options.clock(), options.namespace(), options.leaseName(), options.identity());
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null,
-                deadNodeSessions::dead);
+                deadNodeSessions::dead, watchTick::request);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness, options.managed());
         router.register();
         this.synced = cache.start();
@@ -319,6 +324,7 @@ public final class JuneauController implements AutoCloseable {
         runtime.close();
         state.set(null);
         liveness.close();
+        watchTick.close();
         deadNodeSessions.close();
         awaitQuietWatches(Duration.ofMillis(300), Duration.ofSeconds(5));
         cache.close();

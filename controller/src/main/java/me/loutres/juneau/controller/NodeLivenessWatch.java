@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>A Lease is judged against the time the Lease watch has shown ({@link me.loutres.juneau.plan.WatchedTime}), not the
  * wall clock: a node whose Lease ran out while the controller could not watch (its own outage) gets a full Lease
  * duration after the watch came back, and an expiry the watch has not shown yet waits for the next event that shows
- * a later instant (docs/operations.md, "Node liveness after an outage").
+ * a later instant (docs/operations.md, "Node liveness after an outage"). The leader asks for that event at once
+ * ({@link WatchTick}) rather than waiting for its next renewal, up to a retry period later.
  */
 final class NodeLivenessWatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeLivenessWatch.class);
@@ -53,8 +54,12 @@ final class NodeLivenessWatch implements AutoCloseable {
     /** Told (node, why) when a node becomes dead while this controller leads: its BGPSessions go Unknown. */
     private final java.util.function.BiConsumer<String, String> onDead;
 
+    /** Asks the Lease watch to show the present (a {@link WatchTick}): a deadline passed on the clock is then judged. */
+    private final Runnable showNow;
+
     NodeLivenessWatch(ClusterCache cache, Requeue requeue, Clock clock, BooleanSupplier leading,
-            java.util.function.BiConsumer<String, String> onDead) {
+            java.util.function.BiConsumer<String, String> onDead, Runnable showNow) {
+        this.showNow = showNow;
         this.cache = cache;
         this.requeue = requeue;
         this.clock = clock;
@@ -91,6 +96,9 @@ final class NodeLivenessWatch implements AutoCloseable {
         Optional<Instant> expires = s == null || isDead ? Optional.empty() : s.expiresAt();
         if (expires.isPresent() && !expires.get().isAfter(t)) {
             awaiting.add(node); // run out by the clock, not yet by what the watch has shown
+            if (leading.getAsBoolean()) {
+                showNow.run(); // a tick through the watch shows it now, not at the leader's next renewal
+            }
         } else {
             awaiting.remove(node);
             expires.ifPresent(e -> schedule(node, e));

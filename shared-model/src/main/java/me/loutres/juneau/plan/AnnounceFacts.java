@@ -25,13 +25,34 @@ public record AnnounceFacts(NodeEligibility eligibility, boolean arpWithoutAgent
      *
      * @param withheld why the node's BIRD does not carry the Service's network's routes on this session (its
      *                 {@code status.withheldNetworks} entry for the network), or null when it carries them
+     * @param carried  the addresses the session's routes cover ({@code status.carriedAddresses}), or null when its
+     *                 agent does not report them
      */
-    public record SessionReport(String peer, String node, String state, String lastError, String withheld) {
+    public record SessionReport(String peer, String node, String state, String lastError, String withheld,
+            List<String> carried) {
         public static final String ESTABLISHED = "Established";
+
+        public SessionReport {
+            carried = carried == null ? null : carried.stream().filter(Objects::nonNull).toList();
+        }
+
+        /** An agent that reports no {@code carriedAddresses}: judged per network only. */
+        public SessionReport(String peer, String node, String state, String lastError, String withheld) {
+            this(peer, node, state, lastError, withheld, null);
+        }
 
         /** A session that carries the network's routes (nothing withheld). */
         public SessionReport(String peer, String node, String state, String lastError) {
             this(peer, node, state, lastError, null);
+        }
+
+        /**
+         * Whether the session's BIRD carries a route covering {@code vip}, as its agent reports ({@code
+         * status.carriedAddresses}, {@link me.loutres.juneau.bgp.CarriedAddresses}); an agent that does not report it
+         * is taken at its per-network word.
+         */
+        public boolean carriesAddress(String vip) {
+            return carried == null || me.loutres.juneau.bgp.CarriedAddresses.covers(carried, vip);
         }
 
         /** Established and sending the network's routes: the router has them from this node. */

@@ -15,7 +15,8 @@ import me.loutres.juneau.status.StatusInput.Announcement;
  * Condition {@code Announced} of a ServiceLoadBalancer with a VIP (docs/phases-and-conditions.md): whether the VIP
  * really reaches the network, from what the agents report. ARP: the elected node's agent set {@code Announced=True}
  * on the ARPAdvertisement. BGP: at least one advertising node has an Established session with a peer of the
- * network that sends the network's routes (its BIRD did not refuse them: {@code status.withheldNetworks}). Otherwise
+ * network that sends the network's routes (its BIRD did not refuse them: {@code status.withheldNetworks}) and that
+ * covers the VIP (the routes of the configuration its BIRD runs: {@code status.carriedAddresses}). Otherwise
  * the message names what each node reported, so a user knows where to look.
  */
 final class Announcements {
@@ -85,12 +86,18 @@ final class Announcements {
         for (String node : nodes) {
             List<AnnounceFacts.SessionReport> sessions = byNode.getOrDefault(node, List.of()).stream()
                     .sorted(java.util.Comparator.comparing(s -> String.valueOf(s.peer()))).toList();
-            List<String> established = sessions.stream().filter(AnnounceFacts.SessionReport::carries)
+            List<String> established = sessions.stream().filter(s -> s.carries() && s.carriesAddress(vip))
+                    .map(AnnounceFacts.SessionReport::peer).toList();
+            // the network's routes are sent, but the configuration BIRD runs has no route for this VIP yet
+            List<String> notYet = sessions.stream().filter(s -> s.carries() && !s.carriesAddress(vip))
                     .map(AnnounceFacts.SessionReport::peer).toList();
             List<AnnounceFacts.SessionReport> withheld = sessions.stream()
                     .filter(s -> s.established() && s.withheld() != null).toList();
             if (!established.isEmpty()) {
                 up.add(node + " (" + String.join(", ", established) + ")");
+            } else if (!notYet.isEmpty()) {
+                down.add(node + ": its BIRD does not carry a route for VIP " + vip + " yet (" + String.join(", ",
+                        notYet) + ": not in status.carriedAddresses)");
             } else if (sessions.isEmpty() && facts.refused(node, JuneauConstants.KIND_BGP_SESSION) != null) {
                 down.add(RefusedWrites.writesRefused(node, JuneauConstants.KIND_BGP_SESSION,
                         facts.refused(node, JuneauConstants.KIND_BGP_SESSION)));

@@ -81,6 +81,8 @@ public final class KubeObjects {
             scalars.addDeserializer(String.class, new Scalar<>(String.class, JsonToken.VALUE_STRING, JsonParser::getText));
             scalars.addDeserializer(Boolean.class, new Scalar<>(Boolean.class, null, p -> p.getBooleanValue()));
             scalars.addDeserializer(Boolean.TYPE, new Scalar<>(Boolean.TYPE, null, p -> p.getBooleanValue()));
+            // an integer also from a whole JSON number written with a fraction or exponent (1.0, 1e3), as
+            // kube-apiserver reads type: integer (docs/design.md, "Strict types"); 1.5 stays no integer
             scalars.addDeserializer(Integer.class, new Scalar<>(Integer.class, JsonToken.VALUE_NUMBER_INT, JsonParser::getIntValue));
             scalars.addDeserializer(Integer.TYPE, new Scalar<>(Integer.TYPE, JsonToken.VALUE_NUMBER_INT, JsonParser::getIntValue));
             scalars.addDeserializer(Long.class, new Scalar<>(Long.class, JsonToken.VALUE_NUMBER_INT, JsonParser::getLongValue));
@@ -113,6 +115,11 @@ public final class KubeObjects {
         public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             JsonToken t = p.currentToken();
             boolean fits = token == null ? t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE : t == token;
+            if (!fits && token == JsonToken.VALUE_NUMBER_INT && t == JsonToken.VALUE_NUMBER_FLOAT
+                    && isWholeJsonInteger(p.getDoubleValue())) {
+                // getIntValue/getLongValue of a whole float: its value, and Jackson's range check for int
+                return read.from(p);
+            }
             if (!fits) {
                 @SuppressWarnings("unchecked")
                 T none = (T) ctxt.handleUnexpectedToken(handledType(), p);
@@ -120,6 +127,17 @@ public final class KubeObjects {
             }
             return read.from(p);
         }
+    }
+
+    /** The largest integer a JSON number (an IEEE double) holds exactly: 2^53, the bound kube-apiserver reads by. */
+    private static final double MAX_JSON_INTEGER = 9007199254740992d;
+
+    /**
+     * Whether a JSON number written with a fraction or an exponent is an integer as kube-apiserver reads
+     * {@code type: integer}: finite, whole and within ±2^53 ({@code 1.0} and {@code 1e3} are, {@code 1.5} is not).
+     */
+    public static boolean isWholeJsonInteger(double d) {
+        return !Double.isNaN(d) && !Double.isInfinite(d) && Math.abs(d) <= MAX_JSON_INTEGER && d == Math.rint(d);
     }
 
     /** A JSON tree of any object shape, or null for null. */

@@ -74,6 +74,39 @@ class StrictTypesTest {
                 : f.type().equals("integer") ? F.numberNode(7) : F.numberNode(1.5)));
     }
 
+    /** kube-apiserver's {@code type: integer} takes a whole number written with a fraction or an exponent. */
+    static Stream<Arguments> wholeNumbers() {
+        return FIELDS.stream().filter(f -> f.type().equals("integer"))
+                .map(f -> Arguments.of(f, F.numberNode(7.0)));
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("wholeNumbers")
+    void aWholeNumberWithAFractionIsReadAsTheIntegerAsKubeApiserverReadsIt(Field field, JsonNode value) {
+        Class<?> type = KubeObjects.typedClass(field.group() + "/" + field.kind());
+        Object read = KubeReader.read(field.objectWith("strict", value), type, field.kind());
+        String pointer = "/" + field.concretePath().replaceAll("\\[(\\d+)]", ".$1").replace('.', '/');
+        JsonNode back = KubeObjects.mapper().valueToTree(read).at(pointer);
+        assertThat(back.isIntegralNumber()).as("%s read back as %s", pointer, back).isTrue();
+        assertThat(back.asLong()).isEqualTo(7);
+    }
+
+    @Test
+    void numbersKubeApiserverRefusesForAnIntegerStayRefused() {
+        Field peerAsn = FIELDS.stream().filter(f -> (f.kind() + " " + f.path()).equals("BGPPeer spec.peerASN"))
+                .findFirst().orElseThrow();
+        Class<?> type = KubeObjects.typedClass(peerAsn.group() + "/" + peerAsn.kind());
+        // beyond 2^53 a JSON number is no exact integer; kube-openapi's IsFloat64AJSONInteger refuses it too
+        for (JsonNode v : List.of(F.numberNode(1.5), F.numberNode(9.007199254740994e15), F.numberNode(-0.5))) {
+            assertThatThrownBy(() -> KubeReader.read(peerAsn.objectWith("strict", v), type, peerAsn.kind()))
+                    .as("%s", v).isInstanceOf(UnreadableObjectException.class);
+        }
+        assertThat(KubeObjects.isWholeJsonInteger(1.0)).isTrue();
+        assertThat(KubeObjects.isWholeJsonInteger(9007199254740992d)).isTrue();
+        assertThat(KubeObjects.isWholeJsonInteger(9007199254740994d)).isFalse();
+        assertThat(KubeObjects.isWholeJsonInteger(Double.NaN)).isFalse();
+    }
+
     static Stream<Arguments> partsOfTheWrongType() {
         Set<String> kinds = new LinkedHashSet<>();
         FIELDS.forEach(f -> kinds.add(f.group() + "/" + f.kind()));

@@ -215,7 +215,7 @@ public final class BgpDriver implements AutoCloseable {
             Map<String, String> withheld = withheld(neighbors.get(s.peer()), notRunning);
             if (b == null || refusedPeer != null) {
                 out.add(new SessionReport(s.peer(), "Idle", null, 0, error != null ? error
-                        : "not configured in BIRD yet", withheld));
+                        : "not configured in BIRD yet", withheld, List.of()));
                 continue;
             }
             String state = STATES.contains(b.state()) ? b.state() : "Idle";
@@ -228,10 +228,30 @@ public final class BgpDriver implements AutoCloseable {
             Duration down = Duration.ofMillis(now - downSince.getOrDefault(s.peer(), now));
             out.add(new SessionReport(s.peer(), state, bfdState, b.established() ? b.exported() : 0,
                     error != null ? error : lastErrors.of(s.peer(), b, neighbors.get(s.peer()), down, reach),
-                    withheld));
+                    withheld, carried(plan, neighbors.get(s.peer()), withheld)));
         }
         metrics.bgpSessions(out);
         return out;
+    }
+
+    /**
+     * The addresses the routes a session sends cover (docs/bgp.md, "Status"): the networks of its neighbour that BIRD
+     * carries, from the plan BIRD runs (the one applied; every network is withheld while BIRD runs an earlier one).
+     */
+    private static List<String> carried(NodePlan plan, Neighbor neighbor, Map<String, String> withheld) {
+        if (neighbor == null) {
+            return List.of();
+        }
+        List<me.loutres.juneau.ip.AddressRange> ranges = new ArrayList<>();
+        for (NetworkRoutes n : plan.bird().networks()) {
+            if (neighbor.networks().contains(n.network()) && !withheld.containsKey(n.network())) {
+                for (Prefix p : n.prefixes()) {
+                    long size = 1L << (32 - p.length());
+                    ranges.add(new me.loutres.juneau.ip.AddressRange(p.address(), p.address() + size - 1));
+                }
+            }
+        }
+        return me.loutres.juneau.bgp.CarriedAddresses.of(ranges);
     }
 
     /**

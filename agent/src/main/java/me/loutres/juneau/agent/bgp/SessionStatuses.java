@@ -30,6 +30,7 @@ public final class SessionStatuses {
         s.setLastError(r.lastError());
         s.setWithheldNetworks(r.withheld().isEmpty() ? null : r.withheld().entrySet().stream()
                 .map(e -> new WithheldNetwork(e.getKey(), e.getValue())).toList());
+        s.setCarriedAddresses(r.carried());
         s.setObservedGeneration(generation);
         String status = r.established() ? "True" : "False";
         Condition old = previous == null || previous.getConditions() == null ? null : previous.getConditions().stream()
@@ -53,6 +54,7 @@ public final class SessionStatuses {
                 && Objects.equals(a.getRoutesAdvertised(), b.getRoutesAdvertised())
                 && Objects.equals(a.getLastError(), b.getLastError())
                 && Objects.equals(a.getWithheldNetworks(), b.getWithheldNetworks())
+                && Objects.equals(a.getCarriedAddresses(), b.getCarriedAddresses())
                 && Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
                 && Objects.equals(a.getConditions(), b.getConditions());
     }

@@ -57,6 +57,19 @@ class SessionStatusesTest {
     }
 
     @Test
+    void theAddressesBirdCarriesAreWrittenAndANewRouteIsAChange() {
+        BGPSessionStatus before = SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null,
+                java.util.Map.of(), java.util.List.of("198.18.100.10")), null, 1, T0);
+        assertThat(before.getCarriedAddresses()).containsExactly("198.18.100.10");
+        BGPSessionStatus after = SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null,
+                java.util.Map.of(), java.util.List.of("198.18.100.10-198.18.100.11")), before, 1, T1);
+        assertThat(SessionStatuses.same(after, before)).as("a new VIP is written, though the count is the same")
+                .isFalse();
+        assertThat(SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null), null, 1, T0)
+                .getCarriedAddresses()).as("not reported").isNull();
+    }
+
+    @Test
     void theNetworksBirdWithholdsAreListedWithWhyAndNamedInTheCondition() {
         String why = "BIRD refused ExternalNetwork broken, left out of this node's configuration: bird.conf:21:36 x";
         BGPSessionStatus s = SessionStatuses.wanted(new SessionReport("tor", "Established", null, 1, null,

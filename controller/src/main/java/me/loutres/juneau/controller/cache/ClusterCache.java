@@ -495,6 +495,11 @@ public final class ClusterCache implements AutoCloseable {
         return leaseHorizon;
     }
 
+    /** A Lease of the agents' namespace by name (the controller's own watch tick, say), or null. */
+    public Lease lease(String name) {
+        return leases.get(leaseNamespace + "/" + name);
+    }
+
     /** The agent Lease of a node, or null. */
     public Lease agentLease(String node) {
         return leases.get(leaseNamespace + "/" + NodeLiveness.LEASE_PREFIX + node);

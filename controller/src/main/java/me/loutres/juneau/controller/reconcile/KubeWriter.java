@@ -110,6 +110,27 @@ public final class KubeWriter {
         }
     }
 
+    /**
+     * Writes renew time {@code at} into the Lease {@code namespace/name} held by {@code identity} (created when
+     * {@code current}, the cached copy, is null; else replaced at its resourceVersion): the controller's watch tick,
+     * whose event coming back through the Lease watch shows that the watch has delivered everything written before
+     * {@code at} (docs/operations.md, "Node liveness after an outage"). Only the verbs the leader-election Role grants
+     * on Leases (create, update).
+     */
+    public void tick(Term term, String namespace, String name, String identity, java.time.Instant at,
+            io.fabric8.kubernetes.api.model.coordination.v1.Lease current) {
+        var kind = WrittenKind.untracked(io.fabric8.kubernetes.api.model.coordination.v1.Lease.class);
+        var renew = at.truncatedTo(java.time.temporal.ChronoUnit.MICROS).atZone(java.time.ZoneOffset.UTC);
+        if (current == null) {
+            create(term, kind, new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                    .withNamespace(namespace).withName(name).endMetadata().withNewSpec().withHolderIdentity(identity)
+                    .withRenewTime(renew).endSpec().build());
+        } else {
+            update(term, kind, new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder(current).editSpec()
+                    .withHolderIdentity(identity).withRenewTime(renew).endSpec().build());
+        }
+    }
+
     /** The kind's objects in {@code object}'s namespace, or all of them for a cluster-scoped kind. */
     private static <T extends HasMetadata> NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> of(
             KubernetesClient c, WrittenKind<T> kind, T object) {

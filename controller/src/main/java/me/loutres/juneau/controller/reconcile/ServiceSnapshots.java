@@ -161,7 +161,7 @@ final class ServiceSnapshots {
                     BGPSessionStatus st = s.getStatus();
                     sessions.add(new AnnounceFacts.SessionReport(s.getSpec() == null ? null : s.getSpec().getPeer(),
                             node, st == null ? null : st.getState(), st == null ? null : st.getLastError(),
-                            withheld(st, network)));
+                            withheld(st, network), st == null ? null : st.getCarriedAddresses()));
                 }
             }
         }

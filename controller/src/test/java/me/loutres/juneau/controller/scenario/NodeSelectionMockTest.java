@@ -257,6 +257,23 @@ class NodeSelectionMockTest extends ScenarioBase {
         session("tor-1", "ann-a", "Established", null, List.of(new WithheldNetwork("other-net", why)));
         eventually(() -> assertThat(condition(status("ann", "web"), JuneauConstants.CONDITION_ANNOUNCED).getStatus())
                 .as("another network withheld says nothing about this one").isEqualTo("True"));
+
+        // per route (docs/bgp.md, "Status"): the network is sent, but the configuration ann-a's BIRD runs has no
+        // route for this VIP yet (the window between this status write and the agent's configure)
+        String vip = status("ann", "web").getVip();
+        session("tor-1", "ann-a", "Established", null, null, List.of("10.75.9.1-10.75.9.4"));
+        eventually(() -> {
+            var c = condition(status("ann", "web"), JuneauConstants.CONDITION_ANNOUNCED);
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getMessage()).startsWith("ann-a: its BIRD does not carry a route for VIP " + vip
+                    + " yet (tor-1: not in status.carriedAddresses)");
+        });
+        session("tor-1", "ann-a", "Established", null, null, List.of("10.75.0.0-10.75.0.3"));
+        eventually(() -> {
+            var c = condition(status("ann", "web"), JuneauConstants.CONDITION_ANNOUNCED);
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getMessage()).isEqualTo("VIP " + vip + " is announced by ann-a (tor-1)");
+        });
     }
 
     /** Written as the node agent writes it: only agents may create BGPSessions and their status. */
@@ -265,6 +282,11 @@ class NodeSelectionMockTest extends ScenarioBase {
     }
 
     private void session(String peer, String node, String state, String error, List<WithheldNetwork> withheld) {
+        session(peer, node, state, error, withheld, null);
+    }
+
+    private void session(String peer, String node, String state, String error, List<WithheldNetwork> withheld,
+            List<String> carried) {
         String name = JuneauConstants.bgpSessionName(peer, node);
         try (var agent = cluster.newAgentClient(node)) {
             var resource = agent.resources(BGPSession.class).withName(name);
@@ -283,6 +305,7 @@ class NodeSelectionMockTest extends ScenarioBase {
             st.setState(state);
             st.setLastError(error);
             st.setWithheldNetworks(withheld);
+            st.setCarriedAddresses(carried);
             current.setStatus(st);
             agent.resource(current).updateStatus();
         }

@@ -26,6 +26,11 @@ public class BGPSessionStatus {
             + " carry (it refused them, or still runs an earlier configuration), each with why; absent when it carries"
             + " them all. A ServiceLoadBalancer of such a network is not counted as announced by this node.")
     private List<WithheldNetwork> withheldNetworks;
+    @JsonPropertyDescription("The addresses the routes of this session cover, from the configuration the node's BGP"
+            + " daemon accepted and runs: ranges (198.18.100.10-198.18.100.14) and single addresses, merged. A"
+            + " ServiceLoadBalancer counts this node as announcing its VIP only when the VIP is in them; absent from"
+            + " an agent that does not report it (then per network, withheldNetworks).")
+    private List<String> carriedAddresses;
     @JsonPropertyDescription("The metadata.generation this status was written for.")
     private Long observedGeneration;
     @JsonPropertyDescription("Condition Established: True while the session is Established.")
@@ -78,6 +83,14 @@ public class BGPSessionStatus {
         this.withheldNetworks = withheldNetworks;
     }
 
+    public List<String> getCarriedAddresses() {
+        return carriedAddresses;
+    }
+
+    public void setCarriedAddresses(List<String> carriedAddresses) {
+        this.carriedAddresses = carriedAddresses;
+    }
+
     public Long getObservedGeneration() {
         return observedGeneration;
     }
@@ -99,12 +112,12 @@ public class BGPSessionStatus {
             return false;
         }
         BGPSessionStatus that = (BGPSessionStatus) o;
-        return Objects.equals(state, that.state) && Objects.equals(bfdState, that.bfdState) && Objects.equals(since, that.since) && Objects.equals(routesAdvertised, that.routesAdvertised) && Objects.equals(lastError, that.lastError) && Objects.equals(withheldNetworks, that.withheldNetworks) && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(conditions, that.conditions);
+        return Objects.equals(state, that.state) && Objects.equals(bfdState, that.bfdState) && Objects.equals(since, that.since) && Objects.equals(routesAdvertised, that.routesAdvertised) && Objects.equals(lastError, that.lastError) && Objects.equals(withheldNetworks, that.withheldNetworks) && Objects.equals(carriedAddresses, that.carriedAddresses) && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(conditions, that.conditions);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(state, bfdState, since, routesAdvertised, lastError, withheldNetworks, observedGeneration,
-                conditions);
+        return Objects.hash(state, bfdState, since, routesAdvertised, lastError, withheldNetworks, carriedAddresses,
+                observedGeneration, conditions);
     }
 }
