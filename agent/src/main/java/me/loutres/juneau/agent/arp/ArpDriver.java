@@ -152,7 +152,8 @@ public final class ArpDriver implements AutoCloseable {
         Speaker.Applied applied = speaker.apply(desired, owned.keySet(), learned);
         applied.socketErrors().forEach((vip, msg) -> problems.put(vip, new String[] {
                 JuneauConstants.REASON_SOCKET_ERROR, msg}));
-        socketsOk = applied.socketErrors().isEmpty();
+        // a probe's socket counts too: a VIP that cannot be probed is not answered either
+        socketsOk = problems.values().stream().noneMatch(p -> JuneauConstants.REASON_SOCKET_ERROR.equals(p[0]));
         if (resuming) {
             speaker.resume();
             LOG.info("fresh list done after the pause: answering {} VIP(s) again", speaker.answering().size());
