@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * claims it (the new owner's gratuitous ARP) or for {@link #HANDOVER} at most, so a drained node leaves no moment
  * when a client's request goes unanswered (docs/operations.md, "Draining a node"). Suspended (the Lease lost) or
  * closed, it answers nothing at once. Nothing is configured on any interface, so a dead agent leaves nothing behind.
+ * Before a VIP's first announcement the driver may have it {@link #probe} the address first (RFC 5227 ARP probes,
+ * judged by {@link ProbeDecision}); a probed VIP is not answered until the driver binds it with {@link #apply}.
  */
 public final class Speaker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Speaker.class);
