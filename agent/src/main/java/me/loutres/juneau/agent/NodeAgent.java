@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import me.loutres.juneau.agent.arp.ArpDriver;
+import me.loutres.juneau.agent.arp.ProbeSchedule;
 import me.loutres.juneau.agent.arp.Speaker;
 import me.loutres.juneau.agent.bgp.BgpDriver;
 import me.loutres.juneau.agent.bgp.BgpLoop;
@@ -98,8 +99,8 @@ public final class NodeAgent implements AutoCloseable {
         });
         WriteRefusals refusals = new WriteRefusals(metrics);
         Reporter reporter = new Reporter(client, options.node(), clock, refusals);
-        this.arp = new ArpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
-                clock);
+        this.arp = new ArpDriver(sockets, options.announce(), ProbeSchedule.DEFAULT, timer, metrics, reporter,
+                options.node(), MAX_BACKOFF, clock, this::kick);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
         // no monitor thread: the one reconcile loop looks at the watches each turn (at least every 10 s, more

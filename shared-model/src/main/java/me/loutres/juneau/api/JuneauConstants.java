@@ -118,7 +118,11 @@ public final class JuneauConstants {
     public static final String REASON_REQUESTED_IP_IN_USE = "RequestedIPInUse";
     /** The Service asks for an IPv6 VIP first, or for both families; the controller hands out IPv4 only so far (docs/dual-stack.md). */
     public static final String REASON_FAMILY_NOT_SERVED = "FamilyNotServed";
-    /** Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md). */
+    /**
+     * Two ServiceLoadBalancer statuses record one address; the younger allocation gives it up (docs/allocation.md).
+     * Also an ARPAdvertisement's {@code Announced=False} reason, and the Warning event's, when another device on the
+     * link already uses the VIP (docs/troubleshooting.md, "My VIP conflicts with another device").
+     */
     public static final String REASON_ADDRESS_CONFLICT = "AddressConflict";
     public static final String REASON_INVALID_CONFIG = "InvalidConfig";
     public static final String REASON_EXTERNAL_NETWORK_UNAVAILABLE = "ExternalNetworkUnavailable";

@@ -22,7 +22,8 @@ import me.loutres.juneau.status.StatusInput.Announcement;
 final class Announcements {
     /** Reasons an agent writes on an ARPAdvertisement it cannot answer (docs/phases-and-conditions.md). */
     private static final java.util.Set<String> AGENT_REASONS = java.util.Set.of(
-            JuneauConstants.REASON_INTERFACE_NOT_FOUND, JuneauConstants.REASON_SOCKET_ERROR);
+            JuneauConstants.REASON_INTERFACE_NOT_FOUND, JuneauConstants.REASON_SOCKET_ERROR,
+            JuneauConstants.REASON_ADDRESS_CONFLICT);
 
     private Announcements() {
     }

@@ -86,6 +86,19 @@ public record ArpFrame(MacAddress ethernetDestination, MacAddress ethernetSource
     }
 
     /**
+     * An ARP probe (RFC 5227, 2.1.1): "who has {@code target}", sender IP 0.0.0.0 so that no neighbour cache learns
+     * anything from it, broadcast, tha zero. A host holding {@code target} answers it; nobody else does.
+     */
+    public static ArpFrame probe(MacAddress mac, long target) {
+        return new ArpFrame(MacAddress.BROADCAST, mac, REQUEST, mac, 0L, MacAddress.ZERO, target);
+    }
+
+    /** Whether this is an ARP probe (a request with sender IP 0.0.0.0). */
+    public boolean isProbe() {
+        return isRequest() && senderIp == 0L;
+    }
+
+    /**
      * Gratuitous ARP, request form: "who has VIP, tell VIP", broadcast, tha zero. Linux neighbour caches take it as
      * gratuitous (spa == tpa) and replace a cached MAC at once, whatever the lock time.
      */

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.net.PacketSocket;
 import me.loutres.juneau.agent.ops.AgentMetrics;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * claims it (the new owner's gratuitous ARP) or for {@link #HANDOVER} at most, so a drained node leaves no moment
  * when a client's request goes unanswered (docs/operations.md, "Draining a node"). Suspended (the Lease lost) or
  * closed, it answers nothing at once. Nothing is configured on any interface, so a dead agent leaves nothing behind.
+ * Before a VIP's first announcement the driver may have it {@link #probe} the address first (RFC 5227 ARP probes,
+ * judged by {@link ProbeDecision}); a probed VIP is not answered until the driver binds it with {@link #apply}.
  */
 public final class Speaker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Speaker.class);
@@ -149,7 +152,7 @@ public final class Speaker implements AutoCloseable {
             Map<Long, Instant> live = new HashMap<>(port.handingOver);
             live.values().removeIf(until -> !until.isAfter(now));
             port.handingOver = Map.copyOf(live);
-            if (port.owned.isEmpty() && live.isEmpty()) {
+            if (port.owned.isEmpty() && live.isEmpty() && port.probing.isEmpty()) {
                 port.close();
                 ports.remove(port.iface.name());
             }
@@ -162,6 +165,74 @@ public final class Speaker implements AutoCloseable {
         if (!suspended) {
             ports.values().forEach(p -> p.handingOver.keySet().forEach(v -> out.put(v, p.iface.name())));
         }
+        return out;
+    }
+
+    /**
+     * Probes {@code vip} on {@code iface} before its first announcement (RFC 5227 ARP probes, sender IP 0.0.0.0, on
+     * {@code schedule}) without answering it, and hands the verdict to {@code done} on the timer thread when the
+     * schedule's verdict time has come. A station that is not one of {@code clusterMacs} and says the VIP is at it, or probes
+     * it too, makes the verdict {@link ProbeResult.InUse}.
+     *
+     * @return null, or why the interface's socket could not be opened (no probe runs then)
+     */
+    public synchronized String probe(Claim claim, InterfaceInfo iface, Set<MacAddress> clusterMacs,
+            ProbeSchedule schedule, Consumer<ProbeResult> done) {
+        Port port = ports.get(iface.name());
+        if (port != null && (port.iface.index() != iface.index() || !Objects.equals(port.iface.mac(), iface.mac()))) {
+            return "interface " + iface.name() + " changed while it was in use; probing at the next look";
+        }
+        if (port == null) {
+            try {
+                port = new Port(iface, sockets.open(iface));
+            } catch (IOException | RuntimeException ex) {
+                return ex.getMessage();
+            }
+            ports.put(iface.name(), port);
+            port.start();
+        }
+        Probe probe = new Probe(claim.vip(), Set.copyOf(clusterMacs));
+        Map<Long, Probe> probing = new HashMap<>(port.probing);
+        probing.put(claim.vip(), probe);
+        port.probing = Map.copyOf(probing);
+        Port on = port;
+        List<Duration> offsets = schedule.offsets();
+        for (int i = 0; i < offsets.size(); i++) {
+            Runnable send = () -> {
+                if (!suspended && on.probing.get(probe.vip) == probe && ports.get(on.iface.name()) == on) {
+                    on.sendProbe(probe.vip);
+                }
+            };
+            if (i == 0) {
+                send.run();
+            } else {
+                timer.schedule(send, offsets.get(i).toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        timer.schedule(() -> done.accept(endProbe(on, probe)), schedule.verdictAfter().toNanos(),
+                TimeUnit.NANOSECONDS);
+        return null;
+    }
+
+    private synchronized ProbeResult endProbe(Port port, Probe probe) {
+        boolean current = port.probing.get(probe.vip) == probe && ports.get(port.iface.name()) == port
+                && !port.closing;
+        if (port.probing.get(probe.vip) == probe) {
+            Map<Long, Probe> rest = new HashMap<>(port.probing);
+            rest.remove(probe.vip);
+            port.probing = Map.copyOf(rest);
+        }
+        MacAddress found = probe.found;
+        if (found != null) {
+            return new ProbeResult.InUse(probe.vip, found, port.iface.name());
+        }
+        return current && !suspended ? new ProbeResult.Free(probe.vip) : new ProbeResult.Interrupted(probe.vip);
+    }
+
+    /** VIPs being probed now, with the interface. */
+    public Map<Long, String> probing() {
+        Map<Long, String> out = new HashMap<>();
+        ports.values().forEach(p -> p.probing.keySet().forEach(v -> out.put(v, p.iface.name())));
         return out;
     }
 
@@ -246,6 +317,8 @@ public final class Speaker implements AutoCloseable {
         volatile Map<Long, Claim> owned = Map.of();
         /** Lost VIPs still answered until this instant, or until another station claims them. */
         volatile Map<Long, Instant> handingOver = Map.of();
+        /** VIPs probed before their first announcement (not answered meanwhile). */
+        volatile Map<Long, Probe> probing = Map.of();
         volatile boolean closing;
 
         Port(InterfaceInfo iface, PacketSocket.Channel channel) {
@@ -280,6 +353,19 @@ public final class Speaker implements AutoCloseable {
         }
 
         void handle(ArpFrame frame) {
+            Map<Long, Probe> probes = probing;
+            if (!probes.isEmpty()) {
+                Set<MacAddress> cluster = new java.util.HashSet<>();
+                probes.values().forEach(p -> cluster.addAll(p.clusterMacs));
+                if (ProbeDecision.decide(frame, probes.keySet(), iface.mac(), cluster)
+                        instanceof ProbeDecision.InUse u) {
+                    Probe p = probes.get(u.vip());
+                    if (p != null && p.found == null) {
+                        p.found = u.other();
+                        LOG.warn("ARP probe for {} on {}: {} uses it", Ipv4.format(u.vip()), iface.name(), u.other());
+                    }
+                }
+            }
             Map<Long, Claim> now = suspended ? Map.of() : owned;
             Set<Long> handing = suspended ? Set.of() : stillHandingOver();
             ArpDecision d = ArpDecision.decide(frame, now.keySet(), handing, iface.mac());
@@ -321,6 +407,14 @@ public final class Speaker implements AutoCloseable {
             return live;
         }
 
+        void sendProbe(long vip) {
+            try {
+                channel.send(ArpFrame.probe(iface.mac(), vip).encode());
+            } catch (IOException e) {
+                LOG.warn("cannot send an ARP probe for {} on {}: {}", Ipv4.format(vip), iface.name(), e.getMessage());
+            }
+        }
+
         void sendGratuitous(long vip) {
             try {
                 channel.send(ArpFrame.gratuitousRequest(iface.mac(), vip).encode());
@@ -334,6 +428,18 @@ public final class Speaker implements AutoCloseable {
         void close() {
             closing = true;
             channel.close();
+        }
+    }
+
+    /** One VIP being probed: the first foreign station that claims it, if any. */
+    private static final class Probe {
+        final long vip;
+        final Set<MacAddress> clusterMacs;
+        volatile MacAddress found;
+
+        Probe(long vip, Set<MacAddress> clusterMacs) {
+            this.vip = vip;
+            this.clusterMacs = clusterMacs;
         }
     }
 }

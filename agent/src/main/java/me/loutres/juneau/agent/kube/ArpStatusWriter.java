@@ -81,6 +81,15 @@ public final class ArpStatusWriter {
 
     public void writeStatuses(List<ARPAdvertisement> list, SortedMap<Long, Claim> owned,
             Map<Long, Speaker.Binding> answering, Map<Long, String[]> problems) {
+        writeStatuses(list, owned, answering, problems, Map.of());
+    }
+
+    /**
+     * @param conflicts VIPs answered although another station claims them too (the message): the status keeps the
+     *                  interface, MAC and {@code announcedAt}, with {@code Announced=False AddressConflict}
+     */
+    public void writeStatuses(List<ARPAdvertisement> list, SortedMap<Long, Claim> owned,
+            Map<Long, Speaker.Binding> answering, Map<Long, String[]> problems, Map<Long, String> conflicts) {
         Map<String, ARPAdvertisement> byName = new HashMap<>();
         list.forEach(a -> byName.put(a.getMetadata().getName(), a));
         statusRetries.keySet().retainAll(byName.keySet());
@@ -90,9 +99,12 @@ public final class ArpStatusWriter {
             Reporter.Wanted wanted;
             if (b != null) {
                 Instant since = announcedAt.getOrDefault(c.vip(), clock.instant().truncatedTo(ChronoUnit.SECONDS));
-                wanted = new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
-                        JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
-                                + b.iface().name() + " with " + b.iface().mac());
+                String conflict = conflicts.get(c.vip());
+                wanted = conflict != null ? new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(),
+                        since.toString(), JuneauConstants.REASON_ADDRESS_CONFLICT, conflict)
+                        : new Reporter.Wanted(b.iface().name(), b.iface().mac().toString(), since.toString(),
+                                JuneauConstants.REASON_ANNOUNCED, "answering ARP for " + c.vipText() + " on "
+                                        + b.iface().name() + " with " + b.iface().mac());
             } else if (problems.containsKey(c.vip())) {
                 String[] p = problems.get(c.vip());
                 wanted = new Reporter.Wanted(null, null, null, p[0], p[1]);

@@ -25,6 +25,7 @@ public final class AgentMetrics {
     private final Counter gratuitous;
     private final Counter answered;
     private final Counter conflicts;
+    private final Counter addressConflicts;
     private final Counter leaseRenewFailures;
     private final Counter statusWriteFailures;
     private final Timer takeover;
@@ -47,6 +48,10 @@ public final class AgentMetrics {
                 .description("ARP requests for an owned VIP answered").register(registry);
         conflicts = Counter.builder("juneau_agent_arp_conflicts")
                 .description("ARP frames from another MAC claiming a VIP this node owns").register(registry);
+        addressConflicts = Counter.builder("juneau_agent_address_conflicts")
+                .description("VIPs found used by another device: a probe before the first announcement answered by a"
+                        + " foreign MAC (not announced), or a foreign claim on an answered VIP (at most one a minute"
+                        + " per VIP)").register(registry);
         leaseRenewFailures = Counter.builder("juneau_agent_lease_renew_failures")
                 .description("Failed writes of the agent's liveness Lease").register(registry);
         statusWriteFailures = Counter.builder("juneau_agent_status_write_failures")
@@ -238,6 +243,14 @@ public final class AgentMetrics {
 
     public double conflictCount() {
         return conflicts.count();
+    }
+
+    public void addressConflict() {
+        addressConflicts.increment();
+    }
+
+    public double addressConflictCount() {
+        return addressConflicts.count();
     }
 
     public void leaseRenewFailed() {

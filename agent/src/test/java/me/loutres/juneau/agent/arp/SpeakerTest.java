@@ -199,4 +199,59 @@ class SpeakerTest {
         assertThat(applied.socketErrors().get(VIP)).contains("NET_RAW");
         assertThat(speaker.answering()).isEmpty();
     }
+
+    @Test
+    void aProbeSendsThreeArpProbesAnswersNothingAndEndsFreeWhenNobodyAnswers() throws InterruptedException {
+        List<ProbeResult> results = new ArrayList<>();
+        assertThat(speaker.probe(bind(VIP).claim(), ETH0, java.util.Set.of(), ProbeSchedule.DEFAULT, results::add))
+                .isNull();
+
+        assertThat(wire.probes("eth0")).containsExactly(ArpFrame.probe(MAC, VIP));
+        assertThat(timer.delays()).containsExactly(Duration.ofMillis(333), Duration.ofMillis(666),
+                Duration.ofSeconds(1));
+        assertThat(speaker.probing()).containsEntry(VIP, "eth0");
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP)).as("a probed VIP is not answered yet").isFalse();
+        timer.runAll();
+
+        assertThat(wire.probes("eth0")).hasSize(3);
+        assertThat(wire.sent("eth0")).as("no gratuitous ARP, no answer").isEmpty();
+        assertThat(results).containsExactly(new ProbeResult.Free(VIP));
+        assertThat(speaker.probing()).isEmpty();
+    }
+
+    @Test
+    void aForeignStationAnsweringTheProbeMakesTheAddressInUse() throws InterruptedException {
+        List<ProbeResult> results = new ArrayList<>();
+        speaker.apply(Map.of(VIP2, bind(VIP2)), CLOCK.instant());
+        speaker.probe(bind(VIP).claim(), ETH0, java.util.Set.of(PEER), ProbeSchedule.DEFAULT, results::add);
+        MacAddress host = MacAddress.parse("52:54:00:12:34:56");
+
+        wire.inject("eth0", ArpFrame.gratuitousRequest(PEER, VIP)); // a cluster node: no conflict
+        wire.inject("eth0", ArpFrame.probe(MAC, VIP).replyFrom(host));
+        // one receive thread reads the wire in order: once VIP2's request is answered, the reply above was read
+        assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, VIP2)).isTrue();
+        timer.runAll();
+
+        assertThat(results).containsExactly(new ProbeResult.InUse(VIP, host, "eth0"));
+        assertThat(conflicts).as("not an owned VIP's conflict").isEmpty();
+    }
+
+    @Test
+    void aProbeWhoseInterfaceCannotOpenSaysWhy() {
+        wire.refuse("eth0");
+        assertThat(speaker.probe(bind(VIP).claim(), ETH0, java.util.Set.of(), ProbeSchedule.DEFAULT, r -> {
+        })).isNotBlank();
+        assertThat(speaker.probing()).isEmpty();
+    }
+
+    @Test
+    void aProbeCutByAPauseIsInterrupted() {
+        List<ProbeResult> results = new ArrayList<>();
+        speaker.probe(bind(VIP).claim(), ETH0, java.util.Set.of(), ProbeSchedule.DEFAULT, results::add);
+        speaker.suspend();
+        timer.runAll();
+
+        assertThat(wire.probes("eth0")).as("no probe while paused").hasSize(1);
+        assertThat(results).containsExactly(new ProbeResult.Interrupted(VIP));
+    }
 }

@@ -50,8 +50,20 @@ public final class FakeWire implements PacketSocket {
         channels.get(iface).in.add(frame.encode());
     }
 
-    /** Frames sent on the interface so far, decoded. */
+    /**
+     * Frames sent on the interface so far, decoded: answers and gratuitous ARP. The ARP probes before a first
+     * announcement say nothing about where an address is, and are left out here: see {@link #probes}.
+     */
     public List<ArpFrame> sent(String iface) {
+        return all(iface).stream().filter(f -> !f.isProbe()).toList();
+    }
+
+    /** The ARP probes (sender IP 0.0.0.0) sent on the interface so far. */
+    public List<ArpFrame> probes(String iface) {
+        return all(iface).stream().filter(ArpFrame::isProbe).toList();
+    }
+
+    private List<ArpFrame> all(String iface) {
         FakeChannel c = channels.get(iface);
         if (c == null) {
             return List.of();

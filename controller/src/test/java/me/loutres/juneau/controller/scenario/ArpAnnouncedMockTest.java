@@ -67,4 +67,26 @@ class ArpAnnouncedMockTest extends ScenarioBase {
                     + " (02:00:00:00:00:0b)");
         });
     }
+
+    /** Issue 39: another device answered the owner's ARP probe; the Service's condition carries the agent's reason. */
+    @Test
+    void anAddressConflictOnTheOwnerShowsInTheServicesAnnouncedCondition() {
+        cluster.ensureNode("ac-a");
+        cluster.pool("ac-pool", "arp", "10.77.0.1-10.77.0.2");
+        cluster.network("ac-net", "arp", "ac-pool");
+        cluster.service("ac", "web", "ac-net");
+        cluster.endpoints("ac", "web", "ac-a");
+        ARPAdvertisement a = Eventually.value("an ARPAdvertisement", () -> cluster.arp("ac", "web"), x -> x != null);
+        String conflict = "address " + a.getSpec().getAddress() + " is already used by 52:54:00:12:34:56 on eth0: it"
+                + " answered the ARP probe of node ac-a, which does not announce it (probed again after 60 min); remove"
+                + " the address from that device, or let the controller move the Service to another address";
+
+        report("ac", "web", "False", JuneauConstants.REASON_ADDRESS_CONFLICT, conflict, null);
+        eventually(() -> {
+            Condition c = condition(status("ac", "web"), JuneauConstants.CONDITION_ANNOUNCED);
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(JuneauConstants.REASON_ADDRESS_CONFLICT);
+            assertThat(c.getMessage()).isEqualTo("ac-a: AddressConflict: " + conflict);
+        });
+    }
 }
