@@ -71,8 +71,6 @@ public final class JuneauConstants {
     public static final String REASON_NOT_OWNER = "NotOwner";
     /** Normal event on the Service: {@code Announcing <vip> from <node> via <if>}. */
     public static final String EVENT_ANNOUNCING = "Announcing";
-    /** Warning event on the Service: another MAC answered ARP for a VIP this node owns. */
-    public static final String EVENT_ARP_CONFLICT = "ARPConflict";
     /** Warning on an ARPAdvertisement the node agent cannot read or answer (field and value in the message). */
     public static final String EVENT_INVALID_ADVERTISEMENT = "InvalidAdvertisement";
 
