@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import me.loutres.juneau.agent.arp.ArpDriver;
 import me.loutres.juneau.agent.arp.Speaker;
+import me.loutres.juneau.agent.ndp.NdpDriver;
+import me.loutres.juneau.agent.ndp.NdpSpeaker;
+import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.agent.bgp.BgpDriver;
 import me.loutres.juneau.agent.bgp.BgpLoop;
 import me.loutres.juneau.agent.kube.AdvertisementWatch;
@@ -68,6 +71,7 @@ public final class NodeAgent implements AutoCloseable {
     private final AgentMetrics metrics = new AgentMetrics();
     private final ScheduledExecutorService timer;
     private final ArpDriver arp;
+    private final NdpDriver ndp;
     private final LeaseKeeper lease;
     private final WatchedCache watches;
     private final AdvertisementWatch advertisements;
@@ -97,6 +101,8 @@ public final class NodeAgent implements AutoCloseable {
         WriteRefusals refusals = new WriteRefusals(metrics);
         Reporter reporter = new Reporter(client, options.node(), clock, refusals);
         this.arp = new ArpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
+                clock);
+        this.ndp = new NdpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
                 clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
@@ -156,6 +162,11 @@ public final class NodeAgent implements AutoCloseable {
         return arp.answering();
     }
 
+    /** The IPv6 VIPs answered by NDP now, with the interface and MAC (for tests and the demo). */
+    public Map<me.loutres.juneau.ip.IpAddress, NdpSpeaker.Binding> answeringIpv6() {
+        return ndp.answering();
+    }
+
     /** BIRD's pid, or -1 when none runs (tests). */
     public long birdPid() {
         return bgp.birdPid();
@@ -163,7 +174,7 @@ public final class NodeAgent implements AutoCloseable {
 
     /** Null when the agent is healthy, else what is stuck ({@link AgentHealth}). */
     public String healthProblem() {
-        return new AgentHealth(arp.failure(), runtime.failed() ? String.valueOf(runtime.failure()) : null,
+        return new AgentHealth(arp.failure() != null ? arp.failure() : ndp.failure(), runtime.failed() ? String.valueOf(runtime.failure()) : null,
                 !stopping && watches.stopped().contains("ARPAdvertisement"), clock.millis(), advertisements.notWatchingSince(),
                 lease.renewedMillis(), heartbeatMillis, lease.heartbeatMillis(), options.stuckAfter(),
                 options.lease().idleInterval()).problem();
@@ -174,7 +185,7 @@ public final class NodeAgent implements AutoCloseable {
         if (!firstListDone) {
             return "first list of ARPAdvertisements not done yet";
         }
-        if (!arp.socketsOk()) {
+        if (!arp.socketsOk() || !ndp.socketsOk()) {
             return "a packet socket could not be opened (see the ARPAdvertisement status, reason "
                     + JuneauConstants.REASON_SOCKET_ERROR + ")";
         }
@@ -191,6 +202,7 @@ public final class NodeAgent implements AutoCloseable {
     /** The Lease loop saw the process frozen longer than its Lease: silent until a fresh list. */
     private void paused() {
         arp.suspend();
+        ndp.suspend();
         bgp.afterPause(); // the controller may have written our sessions Unknown meanwhile
         catchingUp = true;
         kick();
@@ -244,8 +256,12 @@ public final class NodeAgent implements AutoCloseable {
         NodePlan plan = NodePlanner.plan(view);
         bgp.announce(plan); // first: a route change must not wait for ARP sockets or status writes below
         advertisements.reportSkipped(plan.arpInvalid());
-        boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, interfaces.get(), options.interfaces()),
+        List<InterfaceInfo> links = interfaces.get();
+        boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, links, options.interfaces()),
                 list, plan.arpInvalid(), learned, resuming);
+        // IPv6 VIPs: the same advertisements, answered by NDP on the interface the same rule picks (docs/ndp.md)
+        owning |= ndp.apply(ArpPlanner.planIpv6(Ownership.ipv6(view.node(), view.advertisements()), view,
+                links, options.interfaces()), list, learned, resuming);
         lease.owning(owning);
         return catchingUp ? TurnRhythm.BUSY
                 : TurnRhythm.next(raw.size(), owning, plan, bgp.birdRunning());
@@ -260,6 +276,7 @@ public final class NodeAgent implements AutoCloseable {
         stopping = true;
         runtime.close();
         arp.close();
+        ndp.close();
         bgp.close(); // withdraws every route and waits for BIRD to send the withdrawals, then stops it
         lease.close();
         watches.close();
