@@ -257,11 +257,13 @@ public final class NodeAgent implements AutoCloseable {
         bgp.announce(plan); // first: a route change must not wait for ARP sockets or status writes below
         advertisements.reportSkipped(plan.arpInvalid());
         List<InterfaceInfo> links = interfaces.get();
+        // IPv6 VIPs: the same advertisements, answered by NDP on the interface the same rule picks (docs/ndp.md);
+        // on the wire first, reported after the ARP half, so neither family's frames wait on the other's API writes
+        NdpDriver.Turn ipv6 = ndp.answer(ArpPlanner.planIpv6(Ownership.ipv6(view.node(), view.advertisements()), view,
+                links, options.interfaces()), learned, resuming);
         boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, links, options.interfaces()),
                 list, plan.arpInvalid(), learned, resuming);
-        // IPv6 VIPs: the same advertisements, answered by NDP on the interface the same rule picks (docs/ndp.md)
-        owning |= ndp.apply(ArpPlanner.planIpv6(Ownership.ipv6(view.node(), view.advertisements()), view,
-                links, options.interfaces()), list, learned, resuming);
+        owning |= ndp.report(ipv6, list);
         lease.owning(owning);
         return catchingUp ? TurnRhythm.BUSY
                 : TurnRhythm.next(raw.size(), owning, plan, bgp.birdRunning());

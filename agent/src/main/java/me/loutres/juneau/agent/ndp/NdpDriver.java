@@ -56,17 +56,20 @@ public final class NdpDriver implements AutoCloseable {
         this.statuses = new ArpStatusWriter(reporter, metrics, node, maxBackoff, clock);
     }
 
+    /** What {@link #answer} did, for {@link #report}: the answers, the problems and the VIPs answered before. */
+    public record Turn(SortedMap<IpAddress, NdpAnswer> answers, Map<IpAddress, String[]> problems,
+                       Map<IpAddress, NdpSpeaker.Binding> before, List<NdpSpeaker.Binding> gained) {
+    }
+
     /**
-     * Carries out one turn's IPv6 answers.
+     * Carries out one turn's IPv6 answers on the wire, and nothing else: no API call, so the turn's ARP half and
+     * its status writes never delay an unsolicited advertisement, nor these the ARP half's ({@link #report} after).
      *
      * @param answers  one per owned IPv6 VIP
-     * @param list     this node's readable ARPAdvertisements (whose status is written)
      * @param learned  when the agent learned of the change (the takeover metric)
      * @param resuming the fresh list after a pause is in: answer again, with the whole schedule
-     * @return whether the node answers any IPv6 VIP now
      */
-    public boolean apply(SortedMap<IpAddress, NdpAnswer> answers, List<ARPAdvertisement> list, Instant learned,
-            boolean resuming) {
+    public Turn answer(SortedMap<IpAddress, NdpAnswer> answers, Instant learned, boolean resuming) {
         Map<IpAddress, NdpSpeaker.Binding> desired = new HashMap<>();
         Map<IpAddress, String[]> problems = new HashMap<>();
         answers.forEach((vip, a) -> {
@@ -85,8 +88,19 @@ public final class NdpDriver implements AutoCloseable {
             speaker.resume();
             speaker.announceAll(learned);
         }
+        return new Turn(answers, problems, before, applied.gained());
+    }
+
+    /**
+     * Says what {@link #answer} did: log lines, an {@code Announcing} Event per VIP gained, the IPv6
+     * ARPAdvertisements' status.
+     *
+     * @param list this node's readable ARPAdvertisements (whose status is written)
+     * @return whether the node answers any IPv6 VIP now
+     */
+    public boolean report(Turn turn, List<ARPAdvertisement> list) {
         Map<IpAddress, NdpSpeaker.Binding> now = speaker.answering();
-        for (NdpSpeaker.Binding b : applied.gained()) {
+        for (NdpSpeaker.Binding b : turn.gained()) {
             announcedAt.put(b.claim().vip(), clock.instant().truncatedTo(ChronoUnit.SECONDS));
             LOG.info("answering NDP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
                     b.claim().advertisement());
@@ -96,14 +110,14 @@ public final class NdpDriver implements AutoCloseable {
                                 + " via " + b.iface().name());
             }
         }
-        for (IpAddress vip : before.keySet()) {
+        for (IpAddress vip : turn.before().keySet()) {
             if (!now.containsKey(vip) && !speaker.suspended()) {
                 announcedAt.remove(vip);
                 LOG.info("stopped answering NDP for {}", vip);
             }
         }
-        logProblems(problems, answers);
-        writeStatuses(list, answers, now, problems);
+        logProblems(turn.problems(), turn.answers());
+        writeStatuses(list, turn.answers(), now, turn.problems());
         return !now.isEmpty();
     }
 
