@@ -16,6 +16,9 @@ import java.util.function.Supplier;
 import me.loutres.juneau.agent.arp.ArpDriver;
 import me.loutres.juneau.agent.arp.ProbeSchedule;
 import me.loutres.juneau.agent.arp.Speaker;
+import me.loutres.juneau.agent.ndp.NdpDriver;
+import me.loutres.juneau.agent.ndp.NdpSpeaker;
+import me.loutres.juneau.agent.own.Ownership;
 import me.loutres.juneau.agent.bgp.BgpDriver;
 import me.loutres.juneau.agent.bgp.BgpLoop;
 import me.loutres.juneau.agent.kube.AdvertisementWatch;
@@ -71,6 +74,7 @@ public final class NodeAgent implements AutoCloseable {
     private final AgentMetrics metrics = new AgentMetrics();
     private final ScheduledExecutorService timer;
     private final ArpDriver arp;
+    private final NdpDriver ndp;
     private final LeaseKeeper lease;
     private final WatchedCache watches;
     private final AdvertisementWatch advertisements;
@@ -101,6 +105,8 @@ public final class NodeAgent implements AutoCloseable {
         Reporter reporter = new Reporter(client, options.node(), clock, refusals);
         this.arp = new ArpDriver(sockets, options.announce(), ProbeSchedule.DEFAULT, timer, metrics, reporter,
                 options.node(), MAX_BACKOFF, clock, this::kick);
+        this.ndp = new NdpDriver(sockets, options.announce(), timer, metrics, reporter, options.node(), MAX_BACKOFF,
+                clock);
         ApiConnection api = new ApiConnection(() -> "answering ARP for " + arp.answering().size()
                 + " VIP(s) from memory meanwhile");
         // no monitor thread: the one reconcile loop looks at the watches each turn (at least every 10 s, more
@@ -162,6 +168,11 @@ public final class NodeAgent implements AutoCloseable {
         return arp.answering();
     }
 
+    /** The IPv6 VIPs answered by NDP now, with the interface and MAC (for tests and the demo). */
+    public Map<me.loutres.juneau.ip.IpAddress, NdpSpeaker.Binding> answeringIpv6() {
+        return ndp.answering();
+    }
+
     /** BIRD's pid, or -1 when none runs (tests). */
     public long birdPid() {
         return bgp.birdPid();
@@ -169,7 +180,7 @@ public final class NodeAgent implements AutoCloseable {
 
     /** Null when the agent is healthy, else what is stuck ({@link AgentHealth}). */
     public String healthProblem() {
-        return new AgentHealth(arp.failure(), runtime.failed() ? String.valueOf(runtime.failure()) : null,
+        return new AgentHealth(arp.failure() != null ? arp.failure() : ndp.failure(), runtime.failed() ? String.valueOf(runtime.failure()) : null,
                 !stopping && watches.stopped().contains("ARPAdvertisement"), clock.millis(), advertisements.notWatchingSince(),
                 lease.renewedMillis(), heartbeatMillis, lease.heartbeatMillis(), options.stuckAfter(),
                 options.lease().idleInterval()).problem();
@@ -180,7 +191,7 @@ public final class NodeAgent implements AutoCloseable {
         if (!firstListDone) {
             return "first list of ARPAdvertisements not done yet";
         }
-        if (!arp.socketsOk()) {
+        if (!arp.socketsOk() || !ndp.socketsOk()) {
             return "a packet socket could not be opened (see the ARPAdvertisement status, reason "
                     + JuneauConstants.REASON_SOCKET_ERROR + ")";
         }
@@ -197,6 +208,7 @@ public final class NodeAgent implements AutoCloseable {
     /** The Lease loop saw the process frozen longer than its Lease: silent until a fresh list. */
     private void paused() {
         arp.suspend();
+        ndp.suspend();
         bgp.afterPause(); // the controller may have written our sessions Unknown meanwhile
         catchingUp = true;
         kick();
@@ -250,8 +262,14 @@ public final class NodeAgent implements AutoCloseable {
         NodePlan plan = NodePlanner.plan(view);
         bgp.announce(plan); // first: a route change must not wait for ARP sockets or status writes below
         advertisements.reportSkipped(plan.arpInvalid());
-        boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, interfaces.get(), options.interfaces()),
+        List<InterfaceInfo> links = interfaces.get();
+        // IPv6 VIPs: the same advertisements, answered by NDP on the interface the same rule picks (docs/ndp.md);
+        // on the wire first, reported after the ARP half, so neither family's frames wait on the other's API writes
+        NdpDriver.Turn ipv6 = ndp.answer(ArpPlanner.planIpv6(Ownership.ipv6(view.node(), view.advertisements()), view,
+                links, options.interfaces()), learned, resuming);
+        boolean owning = arp.apply(ArpPlanner.plan(plan.arpOwned(), view, links, options.interfaces()),
                 list, plan.arpInvalid(), learned, resuming);
+        owning |= ndp.report(ipv6, list);
         lease.owning(owning);
         return catchingUp ? TurnRhythm.BUSY
                 : TurnRhythm.next(raw.size(), owning, plan, bgp.birdRunning());
@@ -266,6 +284,7 @@ public final class NodeAgent implements AutoCloseable {
         stopping = true;
         runtime.close();
         arp.close();
+        ndp.close();
         bgp.close(); // withdraws every route and waits for BIRD to send the withdrawals, then stops it
         lease.close();
         watches.close();

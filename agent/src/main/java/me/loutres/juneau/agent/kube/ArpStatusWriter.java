@@ -117,6 +117,14 @@ public final class ArpStatusWriter {
         }
     }
 
+    /**
+     * Writes one advertisement's status as {@code wanted} unless it is already there (with the same backoff): the NDP
+     * half (docs/ndp.md) keys its VIPs by IPv6 address and says its own words, but writes the same way.
+     */
+    public void write(ARPAdvertisement current, Reporter.Wanted wanted) {
+        writeStatus(current, wanted);
+    }
+
     /** Writes a status unless it is already there, retrying a failed write with backoff (per advertisement). */
     void writeStatus(ARPAdvertisement current, Reporter.Wanted wanted) {
         String name = current.getMetadata().getName();

@@ -10,8 +10,10 @@ import java.util.stream.Collectors;
 import me.loutres.juneau.agent.net.InterfaceChooser;
 import me.loutres.juneau.agent.net.InterfaceInfo;
 import me.loutres.juneau.agent.own.Claim;
+import me.loutres.juneau.agent.own.Ipv6Claim;
 import me.loutres.juneau.api.v1alpha1.ARPAdvertisement;
 import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.ip.IpAddress;
 
 /**
  * Which interface answers each VIP the node owns (docs/api-reference.md, ExternalNetwork {@code spec.arp.interfaces};
@@ -34,33 +36,68 @@ public final class ArpPlanner {
 
     public static SortedMap<Long, ArpAnswer> plan(SortedMap<Long, Claim> owned, NodeView v,
             List<InterfaceInfo> interfaces, List<String> agentInterfaces) {
-        Map<String, String> networkOf = new HashMap<>();
-        for (ARPAdvertisement a : v.advertisements()) {
-            if (a.getMetadata() != null && a.getSpec() != null && a.getSpec().getExternalNetwork() != null) {
-                networkOf.put(a.getMetadata().getName(), a.getSpec().getExternalNetwork());
-            }
-        }
-        Map<String, List<String>> listed = new HashMap<>();
-        for (ExternalNetwork n : v.networks()) {
-            if (n.getSpec() != null && n.getSpec().getArp() != null && n.getSpec().getArp().getInterfaces() != null
-                    && !n.getSpec().getArp().getInterfaces().isEmpty()) {
-                listed.put(n.getMetadata().getName(), List.copyOf(n.getSpec().getArp().getInterfaces()));
-            }
-        }
-        InterfaceChooser nodeWide = new InterfaceChooser(agentInterfaces);
+        Rules rules = new Rules(v, interfaces, agentInterfaces);
         SortedMap<Long, ArpAnswer> out = new TreeMap<>();
         for (Claim c : owned.values()) {
-            String network = networkOf.get(c.advertisement());
-            List<String> names = network == null ? null : listed.get(network);
-            InterfaceChooser.Choice choice = names == null ? nodeWide.choose(c.vip(), interfaces)
-                    : listedChoice(c.vip(), network, names, v.node(), interfaces, agentInterfaces);
+            InterfaceChooser.Choice choice = rules.choose(c.advertisement(), IpAddress.ipv4(c.vip()));
             out.put(c.vip(), choice instanceof InterfaceChooser.Chosen chosen ? new ArpAnswer.Answer(c, chosen.iface())
                     : new ArpAnswer.NoInterface(c, ((InterfaceChooser.NotFound) choice).message()));
         }
         return out;
     }
 
-    private static InterfaceChooser.Choice listedChoice(long vip, String network, List<String> names, String node,
+    /**
+     * The same rule for the IPv6 VIPs the node answers NDP for (docs/ndp.md): {@code spec.arp.interfaces}, else the
+     * interface with a global or unique-local IPv6 prefix containing the VIP.
+     */
+    public static SortedMap<IpAddress, NdpAnswer> planIpv6(SortedMap<IpAddress, Ipv6Claim> owned, NodeView v,
+            List<InterfaceInfo> interfaces, List<String> agentInterfaces) {
+        Rules rules = new Rules(v, interfaces, agentInterfaces);
+        SortedMap<IpAddress, NdpAnswer> out = new TreeMap<>();
+        for (Ipv6Claim c : owned.values()) {
+            InterfaceChooser.Choice choice = rules.choose(c.advertisement(), c.vip());
+            out.put(c.vip(), choice instanceof InterfaceChooser.Chosen chosen ? new NdpAnswer.Answer(c, chosen.iface())
+                    : new NdpAnswer.NoInterface(c, ((InterfaceChooser.NotFound) choice).message()));
+        }
+        return out;
+    }
+
+    /** The node's networks and interfaces, read once per plan. */
+    private static final class Rules {
+        private final Map<String, String> networkOf = new HashMap<>();
+        private final Map<String, List<String>> listed = new HashMap<>();
+        private final InterfaceChooser nodeWide;
+        private final NodeView v;
+        private final List<InterfaceInfo> interfaces;
+        private final List<String> agentInterfaces;
+
+        Rules(NodeView v, List<InterfaceInfo> interfaces, List<String> agentInterfaces) {
+            this.v = v;
+            this.interfaces = interfaces;
+            this.agentInterfaces = agentInterfaces;
+            for (ARPAdvertisement a : v.advertisements()) {
+                if (a.getMetadata() != null && a.getSpec() != null && a.getSpec().getExternalNetwork() != null) {
+                    networkOf.put(a.getMetadata().getName(), a.getSpec().getExternalNetwork());
+                }
+            }
+            for (ExternalNetwork n : v.networks()) {
+                if (n.getSpec() != null && n.getSpec().getArp() != null && n.getSpec().getArp().getInterfaces() != null
+                        && !n.getSpec().getArp().getInterfaces().isEmpty()) {
+                    listed.put(n.getMetadata().getName(), List.copyOf(n.getSpec().getArp().getInterfaces()));
+                }
+            }
+            this.nodeWide = new InterfaceChooser(agentInterfaces);
+        }
+
+        InterfaceChooser.Choice choose(String advertisement, IpAddress vip) {
+            String network = networkOf.get(advertisement);
+            List<String> names = network == null ? null : listed.get(network);
+            return names == null ? nodeWide.choose(vip, interfaces)
+                    : listedChoice(vip, network, names, v.node(), interfaces, agentInterfaces);
+        }
+    }
+
+    private static InterfaceChooser.Choice listedChoice(IpAddress vip, String network, List<String> names, String node,
             List<InterfaceInfo> interfaces, List<String> agentInterfaces) {
         String field = "spec.arp.interfaces of ExternalNetwork " + network;
         List<String> allowed = agentInterfaces.isEmpty() ? names

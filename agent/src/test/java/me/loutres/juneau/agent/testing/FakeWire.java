@@ -37,6 +37,41 @@ public final class FakeWire implements PacketSocket {
         return c;
     }
 
+    /** The NDP channel of an interface is a second channel, keyed {@code <iface>#ndp}. */
+    @Override
+    public synchronized Channel openNdp(InterfaceInfo iface) throws IOException {
+        if (refused.contains(iface.name())) {
+            throw new IOException("cannot open an AF_PACKET socket for " + iface.name()
+                    + ": errno 1 (Operation not permitted) (the agent needs capability NET_RAW)");
+        }
+        FakeChannel c = new FakeChannel();
+        channels.put(iface.name() + "#ndp", c);
+        opened.add(iface.name() + "#ndp");
+        return c;
+    }
+
+    public void injectNdp(String iface, me.loutres.juneau.agent.ndp.NdpFrame frame) {
+        channels.get(iface + "#ndp").in.add(frame.encode());
+    }
+
+    /** NS/NA frames sent on the interface so far, decoded. */
+    public List<me.loutres.juneau.agent.ndp.NdpFrame> sentNdp(String iface) {
+        FakeChannel c = channels.get(iface + "#ndp");
+        if (c == null) {
+            return List.of();
+        }
+        synchronized (c.sent) {
+            return c.sent.stream().map(b -> me.loutres.juneau.agent.ndp.NdpFrame.decode(b, b.length).orElseThrow())
+                    .toList();
+        }
+    }
+
+    /** The multicast groups the NDP channel of the interface is joined to now. */
+    public Set<me.loutres.juneau.agent.arp.MacAddress> groups(String iface) {
+        FakeChannel c = channels.get(iface + "#ndp");
+        return c == null ? Set.of() : Set.copyOf(c.groups);
+    }
+
     public synchronized List<String> opened() {
         return List.copyOf(opened);
     }
@@ -109,7 +144,18 @@ public final class FakeWire implements PacketSocket {
     private static final class FakeChannel implements Channel {
         final LinkedBlockingQueue<byte[]> in = new LinkedBlockingQueue<>();
         final List<byte[]> sent = new ArrayList<>();
+        final Set<me.loutres.juneau.agent.arp.MacAddress> groups = ConcurrentHashMap.newKeySet();
         volatile boolean closed;
+
+        @Override
+        public void join(me.loutres.juneau.agent.arp.MacAddress group) {
+            groups.add(group);
+        }
+
+        @Override
+        public void leave(me.loutres.juneau.agent.arp.MacAddress group) {
+            groups.remove(group);
+        }
 
         @Override
         public int receive(byte[] buf, Duration timeout) throws IOException {

@@ -17,6 +17,7 @@ import me.loutres.juneau.agent.arp.MacAddress;
 public final class ArpLab implements AutoCloseable {
     static final String SUBNET = "198.18.0.";
     static final String SECOND_SUBNET = "198.18.1.";
+    static final String IPV6_PREFIX = "2001:db8::";
 
     /** One host: its namespace, address and the MAC of its eth0. */
     public record Host(String name, String namespace, String ip, MacAddress mac) {
@@ -137,6 +138,28 @@ public final class ArpLab implements AutoCloseable {
     public void routerLikeNeighbourCache(Host h) throws IOException, InterruptedException {
         Netns.exec(h.namespace(), "sysctl", "-q", "-w", "net.ipv4.neigh.eth0.base_reachable_time_ms=1200000",
                 "net.ipv4.neigh.eth0.gc_stale_time=3600", "net.ipv4.neigh.eth0.delay_first_probe_time=600");
+    }
+
+    /**
+     * Turns IPv6 on in a host's namespace (the lab turns it off by default) and gives its eth0
+     * {@code 2001:db8::<suffix>/64} (RFC 3849 documentation space), without Duplicate Address Detection so the
+     * address is usable at once; the host then resolves IPv6 neighbours with NDP (docs/ndp.md).
+     *
+     * @return the address
+     */
+    public String ipv6(Host h, String suffix) throws IOException, InterruptedException {
+        Netns.exec(h.namespace(), "sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=0",
+                "net.ipv6.conf.default.disable_ipv6=0", "net.ipv6.conf.eth0.disable_ipv6=0",
+                "net.ipv6.conf.eth0.accept_dad=0", "net.ipv6.conf.eth0.accept_ra=0");
+        String address = IPV6_PREFIX + suffix;
+        Netns.ip(h.namespace(), "-6", "addr", "add", address + "/64", "dev", "eth0", "nodad");
+        return address;
+    }
+
+    /** {@link #routerLikeNeighbourCache} for IPv6: only an unsolicited Neighbor Advertisement moves an entry early. */
+    public void routerLikeIpv6NeighbourCache(Host h) throws IOException, InterruptedException {
+        Netns.exec(h.namespace(), "sysctl", "-q", "-w", "net.ipv6.neigh.eth0.base_reachable_time_ms=1200000",
+                "net.ipv6.neigh.eth0.gc_stale_time=3600", "net.ipv6.neigh.eth0.delay_first_probe_time=600");
     }
 
     /** The MAC the host's kernel has for {@code ip} on eth0, or null (no entry, INCOMPLETE or FAILED). */
