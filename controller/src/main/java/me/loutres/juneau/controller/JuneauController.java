@@ -120,7 +120,10 @@ public final class JuneauController implements AutoCloseable {
         serviceReconciler.leaseDuration(options.lease().leaseDuration());
         this.poolReconciler = new PoolReconciler(cache, writer, requeue, malformed, options.clock());
         this.networkReconciler = new NetworkReconciler(cache, malformed);
-        this.deadNodeSessions = new DeadNodeSessions(client, cache, options.clock());
+        this.deadNodeSessions = new DeadNodeSessions(client, writer, () -> {
+            LeaderState st = state.get();
+            return st == null ? null : st.term();
+        }, cache, options.clock());
         this.watchTick = new WatchTick(writer, cache, () -> {
             LeaderState st = state.get();
             return st == null ? null : st.term();

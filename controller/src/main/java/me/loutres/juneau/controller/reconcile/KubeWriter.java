@@ -131,6 +131,17 @@ public final class KubeWriter {
         }
     }
 
+    /**
+     * Writes the status of a BGPSession of a dead node (docs/bgp.md, "When an agent dies"): the one write the
+     * controller makes to a kind its agents own, fenced by the term as every write, at the resourceVersion the body
+     * carries (a session its agent rewrote meanwhile answers 409 and stays as the agent says).
+     */
+    public me.loutres.juneau.api.v1alpha1.BGPSession deadNodeSessionStatus(Term term,
+            me.loutres.juneau.api.v1alpha1.BGPSession body) {
+        return updateStatus(term, WrittenKind.clusterScopedUntracked(me.loutres.juneau.api.v1alpha1.BGPSession.class),
+                body);
+    }
+
     /** The kind's objects in {@code object}'s namespace, or all of them for a cluster-scoped kind. */
     private static <T extends HasMetadata> NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> of(
             KubernetesClient c, WrittenKind<T> kind, T object) {

@@ -33,6 +33,11 @@ record WrittenKind<T extends HasMetadata>(Class<T> type, boolean namespaced, Fun
         return new WrittenKind<>(type, true, WrittenKind::namespacedKey, null);
     }
 
+    /** A cluster-scoped kind whose writes are not tracked (nothing reads them back from the overlay). */
+    static <T extends HasMetadata> WrittenKind<T> clusterScopedUntracked(Class<T> type) {
+        return new WrittenKind<>(type, false, o -> o.getMetadata().getName(), null);
+    }
+
     /** The overlay's key of a namespaced object: its {@link ServiceKey}, as the cache reads it. */
     private static String namespacedKey(HasMetadata o) {
         return ServiceKey.of(o).toString();

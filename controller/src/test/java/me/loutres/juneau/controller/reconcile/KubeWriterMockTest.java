@@ -97,6 +97,11 @@ class KubeWriterMockTest {
         verbs.put("mergePatch", () -> writer.mergePatch(term, kinds.arps(), arp,
                 ArpWriter.MATCH.patch(arp, advertisement("node-b"))));
         verbs.put("delete", () -> writer.delete(term, kinds.arps(), arp));
+        // the one write to a kind the agents own: a dead node's BGPSession marked Unknown (DeadNodeSessions)
+        me.loutres.juneau.api.v1alpha1.BGPSession session = new me.loutres.juneau.api.v1alpha1.BGPSession();
+        session.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("tor.node-a")
+                .withResourceVersion("1").build());
+        verbs.put("deadNodeSessionStatus", () -> writer.deadNodeSessionStatus(term, session));
         verbs.forEach((verb, write) -> assertThatThrownBy(write::run).as(verb)
                 .isInstanceOf(LostLeadershipException.class));
 
