@@ -64,6 +64,8 @@ class ImagesIT {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final String VIP = "198.18.0.100";
     static final String PREFIX = "localhost/juneau-it";
+    /** Every image bin/juneau-images builds: the four of the install and validate's, for CI (docs/ci.md). */
+    static final List<String> PARTS = List.of("webhook", "controller", "agent", "certs", "validate");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     final String tag = "it" + ProcessHandle.current().pid();
@@ -94,7 +96,7 @@ class ImagesIT {
                 "podman", "--base", "debian", "--no-package", "--registry", PREFIX, "--tag", tag, "--oci-dir",
                 work.resolve("oci").toString());
         timings.put("images", Duration.between(t1, Instant.now()));
-        for (String part : List.of("webhook", "controller", "agent", "certs")) {
+        for (String part : PARTS) {
             String size = host.podman(60, "image", "inspect", "--format", "{{.Size}}", image(part)).trim();
             System.out.printf("ImagesIT: %s image %.0f MB, OCI archive %.0f MB%n", part, Long.parseLong(size) / 1e6,
                     Files.size(work.resolve("oci/" + part + ".oci.tar")) / 1e6);
@@ -114,7 +116,7 @@ class ImagesIT {
     @Test
     @Order(1)
     void theOciArchivesAreWhatSkopeoCopiesToARegistry() throws Exception {
-        for (String part : List.of("webhook", "controller", "agent", "certs")) {
+        for (String part : PARTS) {
             JsonNode inspect = new ObjectMapper().readTree(ContainerHost.run(host.env(), 60, "skopeo", "inspect",
                     "oci-archive:" + work.resolve("oci/" + part + ".oci.tar")));
             assertThat(inspect.path("Architecture").asText()).as("%s archive", part).isNotEmpty();
@@ -344,7 +346,7 @@ class ImagesIT {
             }
             containers.clear();
             if (host != null) {
-                for (String part : List.of("webhook", "controller", "agent", "certs")) {
+                for (String part : PARTS) {
                     host.tryPodman(60, "rmi", "-f", image(part));
                 }
             }
