@@ -136,23 +136,12 @@ public final class AgentCommand implements Callable<Integer> {
                 return EXIT_BAD_INPUT;
             }
             // the node's interfaces, prefixes and gateways on its NodeNetwork (docs/api-reference.md, NodeNetwork)
-            me.loutres.juneau.agent.net.IpCommand ip = new me.loutres.juneau.agent.net.IpCommand(java.util.List.of("ip"));
-            me.loutres.juneau.agent.kube.NodeNetworkReporter network =
-                    new me.loutres.juneau.agent.kube.NodeNetworkReporter(client, node, ip::read).start();
-            Process monitor = null;
-            try {
-                monitor = ip.monitor(network::changed);
-            } catch (IOException e) {
-                warn("juneau agent: ip monitor did not start (" + e.getMessage() + "); the NodeNetwork is read"
-                        + " every " + me.loutres.juneau.agent.kube.NodeNetworkReporter.PERIOD.toSeconds() + " s");
-            }
+            me.loutres.juneau.agent.kube.NodeNetworkReporter network = new me.loutres.juneau.agent.kube
+                    .NodeNetworkReporter(client, node, new me.loutres.juneau.agent.net.ProcNetwork("self")::read).start();
             try {
                 UntilSignal.await(agent, "juneau-agent-shutdown");
             } finally {
                 network.close();
-                if (monitor != null) {
-                    monitor.destroy(); // the process this agent started, by its handle
-                }
             }
         }
         return 0;

@@ -15,14 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps this node's NodeNetwork equal to what the node's kernel reports (docs/api-reference.md, NodeNetwork): read
- * again at once after a change is announced ({@link #changed}, from {@code ip monitor}), and every 10 s in case an
- * announcement was missed; written only when the reading differs from what is stored, so an idle node writes
- * nothing. A failed write is tried again at the next reading.
+ * every second from the kernel's files (agent/net/ProcNetwork: no netlink, no external binary; a reading is a few
+ * small files) and at once after {@link #changed}; written only when the reading differs from what is stored, so a
+ * change shows within 2 s and an idle node writes nothing. A failed write is tried again at the next reading.
  */
 public final class NodeNetworkReporter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeNetworkReporter.class);
-    /** A reading with nothing announced: catches a missed announcement. */
-    public static final Duration PERIOD = Duration.ofSeconds(10);
+    /** Between two readings: a change on the node is on the NodeNetwork within this plus a write. */
+    public static final Duration PERIOD = Duration.ofSeconds(1);
     /** After an announcement, how long to let its siblings arrive (an address brings its prefix route). */
     static final Duration SETTLE = Duration.ofMillis(100);
 

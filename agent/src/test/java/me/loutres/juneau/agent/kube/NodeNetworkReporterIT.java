@@ -8,7 +8,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.ArrayList;
+import java.util.Collections;
 import me.loutres.juneau.agent.net.IpCommand;
+import me.loutres.juneau.agent.net.ProcNetwork;
+import me.loutres.juneau.api.v1alpha1.NodeInterface;
+import me.loutres.juneau.api.v1alpha1.NodeNetworkStatus;
 import me.loutres.juneau.agent.testing.AgentCluster;
 import me.loutres.juneau.api.v1alpha1.NodeGateway;
 import me.loutres.juneau.api.v1alpha1.NodeNetwork;
@@ -18,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reporter on a real kernel (docs/api-reference.md, NodeNetwork): a network namespace with one veth interface,
- * addresses and default routes in 198.18.0.0/15 and 2001:db8::/32, {@code ip monitor} and {@code ip -j} run in it.
+ * addresses and default routes in 198.18.0.0/15 and 2001:db8::/32, read from the /proc and sysfs files of a
+ * {@code sleep} started inside it (the agent reads its own, /proc/self), and compared with what {@code ip -j} says.
  * Adding and removing an address or a default route shows on the NodeNetwork within 2 s; a node where nothing
  * changes writes nothing. Runs as root; the namespace (and the monitor, by its handle) are removed afterwards.
  */
@@ -27,7 +33,7 @@ class NodeNetworkReporterIT {
     private final String ns = "jnn" + ProcessHandle.current().pid() % 100000;
     private AgentCluster cluster;
     private NodeNetworkReporter reporter;
-    private Process monitor;
+    private Process inside;
 
     @BeforeEach
     void namespace() throws Exception {
@@ -45,10 +51,10 @@ class NodeNetworkReporterIT {
         if (reporter != null) {
             reporter.close();
         }
-        if (monitor != null) {
-            monitor.destroy();
-            if (!monitor.waitFor(5, TimeUnit.SECONDS)) {
-                monitor.destroyForcibly();
+        if (inside != null) {
+            inside.destroy(); // the sleep this test started, by its handle
+            if (!inside.waitFor(5, TimeUnit.SECONDS)) {
+                inside.destroyForcibly();
             }
         }
         if (cluster != null) {
@@ -59,13 +65,14 @@ class NodeNetworkReporterIT {
 
     @Test
     void addressAndRouteChangesShowWithinTwoSecondsAndAQuietNodeWritesNothing() throws Exception {
-        IpCommand ip = new IpCommand(List.of("ip", "-n", ns));
-        reporter = new NodeNetworkReporter(cluster.newAgentClient(), "node-a", ip::read).start();
-        monitor = ip.monitor(reporter::changed);
+        // the reader reads the files of a process inside the namespace, as the agent reads its own
+        inside = new ProcessBuilder("ip", "netns", "exec", ns, "sleep", "600").start();
+        ProcNetwork files = new ProcNetwork(String.valueOf(inside.pid()));
+        waitForNamespace(files);
+        reporter = new NodeNetworkReporter(cluster.newAgentClient(), "node-a", files::read).start();
         within(Duration.ofSeconds(10), nn -> nn.getStatus() != null && nn.getStatus().getInterfaces().stream()
                 .anyMatch(i -> i.getName().equals("eth0") && i.getAddresses().contains("198.18.39.5/24")
                         && "52:54:00:39:00:01".equals(i.getMacAddress()) && Boolean.TRUE.equals(i.getUp())));
-        Thread.sleep(500); // the monitor is running before the changes below
 
         run("ip", "-n", ns, "addr", "add", "198.18.39.6/24", "dev", "eth0");
         within(WITHIN, nn -> eth0(nn).contains("198.18.39.6/24"));
@@ -86,6 +93,48 @@ class NodeNetworkReporterIT {
         Thread.sleep(NodeNetworkReporter.PERIOD.toMillis() + 2_000);
         assertThat(reporter.writes()).isEqualTo(before);
         assertThat(statusWrites()).isEqualTo(puts);
+    }
+
+    @Test
+    void theFilesSayWhatIpSaysInTheNamespaceAndOnThisMachine() throws Exception {
+        inside = new ProcessBuilder("ip", "netns", "exec", ns, "sleep", "600").start();
+        ProcNetwork files = new ProcNetwork(String.valueOf(inside.pid()));
+        waitForNamespace(files);
+        run("ip", "-n", ns, "addr", "add", "198.18.40.7/16", "dev", "eth0");
+        run("ip", "-n", ns, "route", "add", "default", "via", "198.18.39.1");
+        run("ip", "-n", ns, "-6", "addr", "add", "2001:db8:39::5/64", "dev", "eth0", "nodad");
+        run("ip", "-n", ns, "-6", "route", "add", "default", "via", "2001:db8:39::1", "dev", "eth0");
+        NodeNetworkStatus fromFiles = sorted(files.read());
+        assertThat(fromFiles.getInterfaces()).extracting(NodeInterface::getName).containsExactly("eth0", "peer0");
+        assertThat(fromFiles).isEqualTo(sorted(new IpCommand(List.of("ip", "-n", ns)).read()));
+        // this machine's own namespace, read by the agent's way (self)
+        assertThat(sorted(new ProcNetwork("self").read())).isEqualTo(sorted(new IpCommand(List.of("ip")).read()));
+    }
+
+    /** The same content, addresses of an interface in one order (ip lists them in the order they were added). */
+    private static NodeNetworkStatus sorted(NodeNetworkStatus s) {
+        List<NodeInterface> out = new ArrayList<>();
+        for (NodeInterface i : s.getInterfaces()) {
+            List<String> a = new ArrayList<>(i.getAddresses());
+            Collections.sort(a);
+            out.add(new NodeInterface(i.getName(), i.getMacAddress(), i.getUp(), a));
+        }
+        return new NodeNetworkStatus(out, s.getGateways());
+    }
+
+    /** The sleep is in the namespace once its files show eth0 (ip netns exec enters it before it execs). */
+    private static void waitForNamespace(ProcNetwork files) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            try {
+                if (files.read().getInterfaces().stream().anyMatch(n -> n.getName().equals("eth0"))) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not started yet
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError("the process in the namespace never showed eth0");
     }
 
     private long statusWrites() {

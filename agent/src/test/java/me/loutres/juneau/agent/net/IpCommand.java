@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's network as iproute2 tells it (no netlink library is in the stack): {@link #read} runs {@code ip -j addr
+ * Test reference only (the agent image has no iproute2; the agent reads {@link ProcNetwork}): the node's network as
+ * iproute2 tells it (no netlink library is in the stack): {@link #read} runs {@code ip -j addr
  * show} and the default routes of both families; {@link #monitor} runs {@code ip monitor address route} and calls
  * back on each line, so a change is seen as the kernel announces it. {@code ip} is the command and its leading
  * options ({@code ip}, or {@code ip -n <netns>} in a test).
