@@ -18,6 +18,11 @@ public final class JuneauConstants {
 
     public static final String LABEL_SERVICE_NAMESPACE = GROUP + "/service-namespace";
     public static final String LABEL_SERVICE_NAME = GROUP + "/service-name";
+    /**
+     * On every ARPAdvertisement the controller writes: its Service's metadata.uid, so the agent's Events on the Service
+     * carry {@code involvedObject.uid} and {@code kubectl describe service} lists them (docs/api-reference.md).
+     */
+    public static final String LABEL_SERVICE_UID = GROUP + "/service-uid";
     /** On every ARPAdvertisement, equal to {@code spec.nodeName}: each node agent watches only its own (docs/api-reference.md). */
     public static final String LABEL_NODE = GROUP + "/node";
     /** On every BGPSession, equal to {@code spec.peer} (docs/api-reference.md, BGPSession). */

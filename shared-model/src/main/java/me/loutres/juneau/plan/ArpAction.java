@@ -27,7 +27,10 @@ public sealed interface ArpAction {
         }
     }
 
-    /** Only {@code spec.nodeName} (and its label) changes, in place: same object, same uid. */
+    /**
+     * Only {@code spec.nodeName} (and its label) changes, in place: same object, same uid. Also, with the node
+     * unchanged, how an advertisement written before the Service uid label gets it (docs/api-reference.md).
+     */
     record Move(ARPAdvertisement existing, String node) implements ArpAction {
     }
 

@@ -193,7 +193,8 @@ final class PassPlanner {
             return new DesiredArp.Present(r.created());
         }
         if (a instanceof ArpAction.Move mv) {
-            return new DesiredArp.Present(ServicePlanner.advertisement(s.namespace(), s.name(), network,
+            return new DesiredArp.Present(ServicePlanner.advertisement(s.namespace(), s.name(),
+                    ServicePlanner.uidOf(s.service()), network,
                     p.status().getVip(), mv.node()));
         }
         return a instanceof ArpAction.Delete ? new DesiredArp.Absent() : new DesiredArp.Untouched();

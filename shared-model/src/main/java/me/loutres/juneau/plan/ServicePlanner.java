@@ -285,7 +285,7 @@ public final class ServicePlanner {
         List<PlannedEvent> warnings = new ArrayList<>();
         portWarning(backends, in.slices()).ifPresent(warnings::add);
 
-        ArpAction arp = arpAction(ns, name, network, allocation, type, backends, in);
+        ArpAction arp = arpAction(ns, name, uidOf(in.service()), network, allocation, type, backends, in);
         List<String> dead = JuneauConstants.MODE_ARP.equals(type) ? in.liveness().deadAmong(backends.advertisingNodes())
                 : List.of();
         StatusInput.Problem problem = null;
@@ -339,8 +339,8 @@ public final class ServicePlanner {
     }
 
     /** docs/phases-and-conditions.md: who answers ARP, and what happens to the advertisement. */
-    static ArpAction arpAction(String ns, String name, String network, AllocationState allocation, String type,
-            BackendState backends, PlanInput in) {
+    static ArpAction arpAction(String ns, String name, String uid, String network, AllocationState allocation,
+            String type, BackendState backends, PlanInput in) {
         ARPAdvertisement existing = in.existingArp();
         boolean ours = existing == null || belongsTo(existing, ns, name);
         String vip = vipOf(allocation);
@@ -373,25 +373,38 @@ public final class ServicePlanner {
             }
             String node = elected.get();
             if (existing == null) {
-                return new ArpAction.Create(advertisement(ns, name, network, vip, node));
+                return new ArpAction.Create(advertisement(ns, name, uid, network, vip, node));
             }
             if (stale) {
-                return new ArpAction.Replace(existing, advertisement(ns, name, network, vip, node));
+                return new ArpAction.Replace(existing, advertisement(ns, name, uid, network, vip, node));
             }
-            return node.equals(current) ? new ArpAction.Keep(node) : new ArpAction.Move(existing, node);
+            // an advertisement without the Service's uid (written before the label) gets it in place, on the same node
+            return node.equals(current) && !lacksUid(existing, uid) ? new ArpAction.Keep(node)
+                    : new ArpAction.Move(existing, node);
         }
         // bgp network, or nothing to announce: a left-over advertisement must not keep a node answering
         return existing != null && ours ? new ArpAction.Delete(existing) : new ArpAction.None();
     }
 
-    /** A new advertisement for the Service (labels point back to it, docs/api-reference.md). */
+    /** A new advertisement for the Service, without its uid (a Service read without one). */
     public static ARPAdvertisement advertisement(String ns, String name, String network, String vip, String node) {
-        ARPAdvertisement a = new ARPAdvertisement();
-        a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName(ns, name))
+        return advertisement(ns, name, null, network, vip, node);
+    }
+
+    /**
+     * A new advertisement for the Service (labels point back to it, docs/api-reference.md); the uid label only when
+     * the uid is known, so the agent's Events on the Service carry it.
+     */
+    public static ARPAdvertisement advertisement(String ns, String name, String uid, String network, String vip,
+            String node) {
+        ObjectMetaBuilder meta = new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName(ns, name))
                 .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, ns)
-                .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, name)
-                .addToLabels(JuneauConstants.LABEL_NODE, node)
-                .build());
+                .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, name);
+        if (uid != null && !uid.isEmpty()) {
+            meta.addToLabels(JuneauConstants.LABEL_SERVICE_UID, uid);
+        }
+        ARPAdvertisement a = new ARPAdvertisement();
+        a.setMetadata(meta.addToLabels(JuneauConstants.LABEL_NODE, node).build());
         a.setSpec(new ARPAdvertisementSpec(network, vip, node));
         return a;
     }
@@ -536,6 +549,20 @@ public final class ServicePlanner {
                 .filter(r -> r != null && Boolean.TRUE.equals(r.getController()) && "Service".equals(r.getKind())
                         && trimmed(r.getUid()) != null)
                 .map(OwnerReference::getUid).findFirst().orElse(null);
+    }
+
+    /** True when the Service's uid is known and the advertisement's uid label does not say it. */
+    static boolean lacksUid(ARPAdvertisement a, String uid) {
+        if (uid == null || uid.isEmpty()) {
+            return false;
+        }
+        return a.getMetadata() == null || a.getMetadata().getLabels() == null
+                || !uid.equals(a.getMetadata().getLabels().get(JuneauConstants.LABEL_SERVICE_UID));
+    }
+
+    /** The object's metadata.uid, or null (no object, no metadata, no uid). */
+    public static String uidOf(io.fabric8.kubernetes.api.model.HasMetadata o) {
+        return o == null || o.getMetadata() == null ? null : o.getMetadata().getUid();
     }
 
     private static String nameOf(io.fabric8.kubernetes.api.model.HasMetadata o) {

@@ -295,6 +295,13 @@ class AdmissionRulesTest {
         deny("2.2 deny a user's change of the node label of an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE")
                 .oldObject(l2arp).object(l2arp.replace("  labels:\n", "  labels:\n    " + JuneauConstants.LABEL_NODE + ": node-b\n")),
                 "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
+        String uidLabelled = l2arp.replace("  labels:\n", "  labels:\n    " + JuneauConstants.LABEL_SERVICE_UID
+                + ": 0a0a0a0a-0000-4000-8000-000000000001\n");
+        allow("2.2 allow the controller to add the Service uid label to an ARPAdvertisement", ARPS,
+                () -> Requests.arp("UPDATE").oldObject(l2arp).object(uidLabelled).user(CTL));
+        deny("2.2 deny a user's change of the Service uid label of an ARPAdvertisement", ARPS, () -> Requests.arp("UPDATE")
+                .oldObject(uidLabelled).object(uidLabelled.replace("000000000001", "000000000002")),
+                "ARPAdvertisement slb-default-l2web is managed by Juneau; edit Service default/l2web instead (request by \"alice\")");
         allow("2.2 allow ARPAdvertisement DELETE by the garbage collector", ARPS, () -> Requests.arp("DELETE").oldObject(l2arp).user(GC));
         allow("2.2 allow ARPAdvertisement nodeName UPDATE by the controller", ARPS, () -> Requests.arp("UPDATE").oldObject(l2arp)
                 .object(l2arp.replace("nodeName: node-a", "nodeName: node-b")).user(CTL));

@@ -241,6 +241,32 @@ class ServicePassTest {
     }
 
     @Test
+    void theFirstPassWritesTheServiceUidOnTheAdvertisementAndASteadyPassLeavesItAlone() {
+        Snap s = steady();
+        assertThat(s.arp.getMetadata().getLabels())
+                .containsEntry(JuneauConstants.LABEL_SERVICE_UID, s.svc.getMetadata().getUid());
+
+        assertThat(ServicePlanner.pass(s.build()).arp()).isInstanceOf(DesiredArp.Untouched.class);
+    }
+
+    @Test
+    void anAdvertisementWrittenBeforeTheUidLabelGetsItInPlaceOnItsNodeWithoutNewsOrTally() {
+        Snap s = steady();
+        String node = s.arp.getSpec().getNodeName();
+        s.arp.getMetadata().getLabels().remove(JuneauConstants.LABEL_SERVICE_UID);
+
+        DesiredService d = ServicePlanner.pass(s.build());
+
+        ARPAdvertisement want = ((DesiredArp.Present) d.arp()).advertisement();
+        assertThat(want.getSpec().getNodeName()).isEqualTo(node);
+        assertThat(want.getMetadata().getLabels())
+                .containsEntry(JuneauConstants.LABEL_SERVICE_UID, s.svc.getMetadata().getUid());
+        assertThat(d.status()).as("the status names the same node: nothing to write").isNull();
+        assertThat(d.events()).isEmpty();
+        assertThat(d.tallies()).isEmpty();
+    }
+
+    @Test
     void theLeaseStatesOfTheSnapshotMoveTheAdvertisementOffADeadNode() {
         Snap s = steady();
         s.slices = slices("node-a", "node-b");

@@ -117,8 +117,11 @@ class ServicePlannerTest {
         return a;
     }
 
+    /** The advertisement the controller writes for {@link #service}: its labels name the Service and its uid. */
     static ARPAdvertisement ours(String node) {
-        return arp(node, "ns", "web", VIP);
+        ARPAdvertisement a = arp(node, "ns", "web", VIP);
+        a.getMetadata().getLabels().put(JuneauConstants.LABEL_SERVICE_UID, "uid-1");
+        return a;
     }
 
     static Lease lease(String node, String holder, Instant renewed, int seconds) {
@@ -245,6 +248,9 @@ class ServicePlannerTest {
                         "Create", "node-a"),
                 Arguments.of("current still ready: keep (sticky)", slices("node-a", "node-b", "node-c"),
                         ours("node-c"), NodeLiveness.unknown(), ARP_NET, ALLOCATED, "Keep", "node-c"),
+                Arguments.of("written before the Service uid label: moved in place to the same node to gain it",
+                        slices("node-a", "node-b"), arp("node-a", "ns", "web", VIP), NodeLiveness.unknown(), ARP_NET,
+                        ALLOCATED, "Move", "node-a"),
                 Arguments.of("current lost its backend: move", slices("node-b"), ours("node-a"),
                         NodeLiveness.unknown(), ARP_NET, ALLOCATED, "Move", "node-b"),
                 Arguments.of("no backend: delete", slices(), ours("node-a"), NodeLiveness.unknown(), ARP_NET,
@@ -289,9 +295,17 @@ class ServicePlannerTest {
         assertThat(a.getMetadata().getName()).isEqualTo("slb-ns-web");
         assertThat(a.getMetadata().getLabels()).containsEntry(JuneauConstants.LABEL_SERVICE_NAMESPACE, "ns")
                 .containsEntry(JuneauConstants.LABEL_SERVICE_NAME, "web")
+                .containsEntry(JuneauConstants.LABEL_SERVICE_UID, "uid-1")
                 .containsEntry(JuneauConstants.LABEL_NODE, "node-a");
         assertThat(a.getSpec().getAddress()).isEqualTo(VIP);
         assertThat(a.getSpec().getExternalNetwork()).isEqualTo("net");
+    }
+
+    @Test
+    void anAdvertisementForAServiceWithoutAUidHasNoUidLabel() {
+        assertThat(ServicePlanner.advertisement("ns", "web", null, "net", VIP, "node-a").getMetadata().getLabels())
+                .doesNotContainKey(JuneauConstants.LABEL_SERVICE_UID)
+                .containsEntry(JuneauConstants.LABEL_SERVICE_NAME, "web");
     }
 
     @Test

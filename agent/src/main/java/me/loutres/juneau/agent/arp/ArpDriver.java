@@ -169,9 +169,9 @@ public final class ArpDriver implements AutoCloseable {
             LOG.info("answering ARP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
                     b.claim().advertisement());
             if (b.claim().hasService()) {
-                reporter.event(b.claim().serviceNamespace(), b.claim().serviceName(), "Normal",
-                        JuneauConstants.EVENT_ANNOUNCING, "Announcing " + b.claim().vipText() + " from " + node
-                                + " via " + b.iface().name());
+                reporter.event(b.claim().serviceNamespace(), b.claim().serviceName(), b.claim().serviceUid(),
+                        "Normal", JuneauConstants.EVENT_ANNOUNCING,
+                        "Announcing " + b.claim().vipText() + " from " + node + " via " + b.iface().name());
             }
         }
         for (Long vip : before.keySet()) {
@@ -279,8 +279,8 @@ public final class ArpDriver implements AutoCloseable {
 
     private void warn(Claim claim, String message) {
         if (claim.hasService()) {
-            timer.execute(() -> reporter.event(claim.serviceNamespace(), claim.serviceName(), "Warning",
-                    JuneauConstants.REASON_ADDRESS_CONFLICT, message));
+            timer.execute(() -> reporter.event(claim.serviceNamespace(), claim.serviceName(), claim.serviceUid(),
+                    "Warning", JuneauConstants.REASON_ADDRESS_CONFLICT, message));
         }
     }
 

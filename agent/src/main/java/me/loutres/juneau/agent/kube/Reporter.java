@@ -116,8 +116,17 @@ public final class Reporter {
 
     /** Records an Event on the Service; failures are logged only (an Event is a courtesy, never a blocker). */
     public void event(String namespace, String service, String type, String reason, String message) {
+        event(namespace, service, null, type, reason, message);
+    }
+
+    /**
+     * Records an Event on the Service whose metadata.uid is {@code uid} ({@code kubectl describe service} lists it);
+     * a null or empty uid is left out of {@code involvedObject}, as for a Service known by name only.
+     */
+    public void event(String namespace, String service, String uid, String type, String reason, String message) {
         record(namespace, service, new ObjectReferenceBuilder().withApiVersion("v1").withKind("Service")
-                .withNamespace(namespace).withName(service).build(), type, reason, message);
+                .withNamespace(namespace).withName(service).withUid(uid == null || uid.isEmpty() ? null : uid)
+                .build(), type, reason, message);
     }
 
     /**

@@ -105,9 +105,9 @@ public final class NdpDriver implements AutoCloseable {
             LOG.info("answering NDP for {} on {} ({}) for {}", b.claim().vipText(), b.iface().name(), b.iface().mac(),
                     b.claim().advertisement());
             if (b.claim().hasService()) {
-                reporter.event(b.claim().serviceNamespace(), b.claim().serviceName(), "Normal",
-                        JuneauConstants.EVENT_ANNOUNCING, "Announcing " + b.claim().vipText() + " from " + node
-                                + " via " + b.iface().name());
+                reporter.event(b.claim().serviceNamespace(), b.claim().serviceName(), b.claim().serviceUid(),
+                        "Normal", JuneauConstants.EVENT_ANNOUNCING,
+                        "Announcing " + b.claim().vipText() + " from " + node + " via " + b.iface().name());
             }
         }
         for (IpAddress vip : turn.before().keySet()) {
@@ -191,8 +191,9 @@ public final class NdpDriver implements AutoCloseable {
         LOG.warn("NDP conflict: {} owned by this node ({} on {}) is also advertised by {}", claim.vipText(),
                 iface.mac(), iface.name(), other);
         if (claim.hasService()) {
-            timer.execute(() -> reporter.event(claim.serviceNamespace(), claim.serviceName(), "Warning",
-                    JuneauConstants.REASON_ADDRESS_CONFLICT, "NDP for " + claim.vipText() + " answered by " + other
+            timer.execute(() -> reporter.event(claim.serviceNamespace(), claim.serviceName(), claim.serviceUid(),
+                    "Warning", JuneauConstants.REASON_ADDRESS_CONFLICT,
+                    "NDP for " + claim.vipText() + " answered by " + other
                             + " too; " + node + " answers via " + iface.name() + " with " + iface.mac()
                             + ". Another host uses this address: remove it there or from the AddressPool"));
         }

@@ -11,9 +11,16 @@ import me.loutres.juneau.ip.IpAddress;
  * @param generation       its metadata.generation (status.observedGeneration)
  * @param serviceNamespace the Service it announces (from its labels; "" when unlabelled)
  * @param serviceName      ditto
+ * @param serviceUid       the Service's metadata.uid from the advertisement's uid label; null when unlabelled
  */
 public record Ipv6Claim(IpAddress vip, String advertisement, long generation, String serviceNamespace,
-                        String serviceName) {
+                        String serviceName, String serviceUid) {
+    /** A claim whose advertisement names no Service uid. */
+    public Ipv6Claim(IpAddress vip, String advertisement, long generation, String serviceNamespace,
+            String serviceName) {
+        this(vip, advertisement, generation, serviceNamespace, serviceName, null);
+    }
+
     public String vipText() {
         return vip.toString();
     }

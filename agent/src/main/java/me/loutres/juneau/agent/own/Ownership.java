@@ -57,7 +57,8 @@ public final class Ownership {
                     owned.putIfAbsent(vip, new Ipv6Claim(vip, a.getMetadata().getName(),
                             generation == null ? 0 : generation,
                             labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAMESPACE, ""),
-                            labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAME, "")));
+                            labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAME, ""),
+                            labels.get(JuneauConstants.LABEL_SERVICE_UID)));
                 });
         return owned;
     }
@@ -108,6 +109,7 @@ public final class Ownership {
         return Optional.of(new Claim(Ipv4.parse(a.getSpec().getAddress()), a.getMetadata().getName(),
                 generation == null ? 0 : generation,
                 labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAMESPACE, ""),
-                labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAME, "")));
+                labels.getOrDefault(JuneauConstants.LABEL_SERVICE_NAME, ""),
+                labels.get(JuneauConstants.LABEL_SERVICE_UID)));
     }
 }

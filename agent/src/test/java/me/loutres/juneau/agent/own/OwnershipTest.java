@@ -63,6 +63,18 @@ class OwnershipTest {
         });
     }
 
+    @org.junit.jupiter.api.Test
+    void theClaimCarriesTheServiceUidFromItsLabelAndNoneWithoutTheLabel() {
+        ARPAdvertisement labelled = arp("slb-default-web", "198.18.0.100", "node-a", "node-a", false);
+        labelled.getMetadata().getLabels().put(JuneauConstants.LABEL_SERVICE_UID, "uid-1");
+        ARPAdvertisement older = arp("slb-default-old", "198.18.0.101", "node-a", "node-a", false);
+
+        Map<Long, Claim> owned = Ownership.of("node-a", List.of(labelled, older));
+
+        assertThat(owned.get(Ipv4.parse("198.18.0.100")).serviceUid()).isEqualTo("uid-1");
+        assertThat(owned.get(Ipv4.parse("198.18.0.101")).serviceUid()).isNull();
+    }
+
     static Stream<Arguments> invalidCases() {
         ARPAdvertisement noSpec = arp("slb-default-nospec", "198.18.0.1", "node-a", "node-a", false);
         noSpec.setSpec(null);

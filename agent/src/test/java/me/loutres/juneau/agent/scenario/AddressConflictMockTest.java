@@ -90,6 +90,8 @@ class AddressConflictMockTest {
             assertThat(a.getStatus().getAnnouncedAt()).isNull();
         });
         eventually(() -> assertThat(warnings()).extracting(Event::getMessage).containsExactly(message));
+        assertThat(warnings()).extracting(e -> e.getInvolvedObject().getUid())
+                .containsExactly(me.loutres.juneau.agent.testing.AgentCluster.serviceUid("web"));
         assertThat(agent.metrics().addressConflictCount()).isEqualTo(1.0);
         assertThat(wire.probes("eth0")).hasSize(3);
         assertThat(wire.answers("eth0", CLIENT_MAC, CLIENT, Ipv4.parse(VIP))).as("never answered").isFalse();

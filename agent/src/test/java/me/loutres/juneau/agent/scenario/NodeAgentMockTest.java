@@ -87,7 +87,12 @@ class NodeAgentMockTest {
             assertThat(announced(a).getReason()).isEqualTo("Announced");
         });
         eventually(() -> assertThat(cluster.client().v1().events().inNamespace("default").list().getItems())
-                .extracting(Event::getMessage).contains("Announcing 198.18.0.100 from node-a via eth0"));
+                .filteredOn(e -> "Announcing 198.18.0.100 from node-a via eth0".equals(e.getMessage()))
+                .as("on the Service by uid, so kubectl describe service lists it")
+                .extracting(e -> e.getInvolvedObject().getKind(), e -> e.getInvolvedObject().getName(),
+                        e -> e.getInvolvedObject().getUid())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("Service", "web",
+                        me.loutres.juneau.agent.testing.AgentCluster.serviceUid("web"))));
         eventually(() -> {
             Lease lease = cluster.client().leases().inNamespace("juneau-system").withName("juneau-agent-node-a").get();
             assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("node-a");

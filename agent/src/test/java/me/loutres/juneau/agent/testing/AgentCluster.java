@@ -108,12 +108,18 @@ public final class AgentCluster implements AutoCloseable {
         return List.copyOf(requests);
     }
 
-    /** Creates the advertisement as the controller would: labels for its Service and node. */
+    /** The metadata.uid of the Service {@code default/<service>} in these tests' advertisements. */
+    public static String serviceUid(String service) {
+        return "uid-of-" + service;
+    }
+
+    /** Creates the advertisement as the controller would: labels for its Service (with its uid) and node. */
     public ARPAdvertisement advertise(String service, String vip, String node) {
         ARPAdvertisement a = new ARPAdvertisement();
         a.setMetadata(new ObjectMetaBuilder().withName(JuneauConstants.arpAdvertisementName("default", service))
                 .addToLabels(JuneauConstants.LABEL_SERVICE_NAMESPACE, "default")
                 .addToLabels(JuneauConstants.LABEL_SERVICE_NAME, service)
+                .addToLabels(JuneauConstants.LABEL_SERVICE_UID, serviceUid(service))
                 .addToLabels(JuneauConstants.LABEL_NODE, node).build());
         a.setSpec(new ARPAdvertisementSpec("l2", vip, node));
         return client.resources(ARPAdvertisement.class).resource(a).create();

@@ -22,7 +22,8 @@ final class ArpWriter {
     /**
      * Address and network are immutable (replaced: delete and create); the node moves in place, so the uid stays:
      * {@code spec.nodeName} and the node label change together, so each node agent watches only its own
-     * (docs/api-reference.md).
+     * (docs/api-reference.md). The Service uid label is written by the same patch (an advertisement from before the
+     * label gets it on its next reconcile).
      */
     static final Dependent.Match<ARPAdvertisement> MATCH = new Dependent.Match<>() {
         @Override
@@ -34,18 +35,29 @@ final class ArpWriter {
 
         @Override
         public boolean same(ARPAdvertisement actual, ARPAdvertisement desired) {
+            String uid = serviceUid(desired);
             return actual.getSpec() != null
-                    && Objects.equals(actual.getSpec().getNodeName(), desired.getSpec().getNodeName());
+                    && Objects.equals(actual.getSpec().getNodeName(), desired.getSpec().getNodeName())
+                    && (uid == null || uid.equals(serviceUid(actual)));
         }
 
         @Override
         public String patch(ARPAdvertisement actual, ARPAdvertisement desired) {
             String node = WriteBodies.json(desired.getSpec().getNodeName());
+            String uid = serviceUid(desired);
             return "{\"metadata\":{\"resourceVersion\":" + WriteBodies.json(actual.getMetadata().getResourceVersion())
                     + ",\"labels\":{" + WriteBodies.json(JuneauConstants.LABEL_NODE) + ":" + node
+                    + (uid == null ? "" : "," + WriteBodies.json(JuneauConstants.LABEL_SERVICE_UID) + ":"
+                            + WriteBodies.json(uid))
                     + "}},\"spec\":{\"nodeName\":" + node + "}}";
         }
     };
+
+    /** The Service uid label (docs/api-reference.md), or null: an advertisement without it is left without. */
+    static String serviceUid(ARPAdvertisement a) {
+        return a.getMetadata() == null || a.getMetadata().getLabels() == null ? null
+                : a.getMetadata().getLabels().get(JuneauConstants.LABEL_SERVICE_UID);
+    }
 
     private final Dependent<ARPAdvertisement> advertisements;
 
@@ -77,9 +89,11 @@ final class ArpWriter {
             return null;
         }
         String node = want.getSpec().getNodeName();
-        String what = verb == Dependent.Verb.PATCH
-                ? "move ARPAdvertisement \"" + actual.getMetadata().getName() + "\" to node " + node
-                : "create ARPAdvertisement \"" + want.getMetadata().getName() + "\" for node " + node;
+        boolean moves = actual != null && actual.getSpec() != null && !node.equals(actual.getSpec().getNodeName());
+        String what = verb != Dependent.Verb.PATCH
+                ? "create ARPAdvertisement \"" + want.getMetadata().getName() + "\" for node " + node
+                : moves ? "move ARPAdvertisement \"" + actual.getMetadata().getName() + "\" to node " + node
+                : "label ARPAdvertisement \"" + actual.getMetadata().getName() + "\" with its Service's uid";
         return denied(() -> advertisements.write(term, verb, actual, want), what);
     }
 

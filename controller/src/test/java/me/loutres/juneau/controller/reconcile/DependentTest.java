@@ -41,4 +41,19 @@ class DependentTest {
         assertThat(patch).isEqualTo("{\"metadata\":{\"resourceVersion\":\"7\",\"labels\":{\"juneau.loutres.me/node\":"
                 + "\"b\"}},\"spec\":{\"nodeName\":\"b\"}}");
     }
+
+    @Test
+    void anAdvertisementWithoutTheServiceUidIsPatchedOnItsNodeToCarryIt() {
+        ARPAdvertisement before = arp("10.0.0.1", "net", "a");
+        ARPAdvertisement want = ServicePlanner.advertisement("shop", "web", "uid-1", "net", "10.0.0.1", "a");
+        ARPAdvertisement labelled = ServicePlanner.advertisement("shop", "web", "uid-1", "net", "10.0.0.1", "a");
+
+        assertThat(arps.verb(before, want)).isEqualTo(Dependent.Verb.PATCH);
+        assertThat(arps.verb(labelled, want)).isEqualTo(Dependent.Verb.NONE);
+        assertThat(arps.verb(labelled, arp("10.0.0.1", "net", "a"))).as("a plan without the uid removes nothing")
+                .isEqualTo(Dependent.Verb.NONE);
+        assertThat(ArpWriter.MATCH.patch(before, want)).isEqualTo("{\"metadata\":{\"resourceVersion\":\"7\","
+                + "\"labels\":{\"juneau.loutres.me/node\":\"a\",\"juneau.loutres.me/service-uid\":\"uid-1\"}},"
+                + "\"spec\":{\"nodeName\":\"a\"}}");
+    }
 }
