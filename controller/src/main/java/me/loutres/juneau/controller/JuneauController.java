@@ -127,7 +127,7 @@ public final class JuneauController implements AutoCloseable {
         this.watchTick = new WatchTick(writer, cache, () -> {
             LeaderState st = state.get();
             return st == null ? null : st.term();
-        }, options.clock(), options.namespace(), options.leaseName(), options.identity());
+        }, options.clock(), options.namespace(), options.leaseName(), options.identity(), metrics);
         this.liveness = new NodeLivenessWatch(cache, requeue, options.clock(), () -> state.get() != null,
                 deadNodeSessions::dead, watchTick::request);
         this.router = new EventRouter(cache, requeue, () -> state.get() != null, liveness, options.managed());

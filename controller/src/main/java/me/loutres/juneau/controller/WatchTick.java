@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import me.loutres.juneau.controller.cache.ClusterCache;
+import me.loutres.juneau.controller.metrics.ControllerMetrics;
 import me.loutres.juneau.controller.reconcile.KubeWriter;
 import me.loutres.juneau.runtime.Term;
 import org.slf4j.Logger;
@@ -39,7 +40,10 @@ final class WatchTick implements AutoCloseable {
     private final String namespace;
     private final String name;
     private final String identity;
+    private final ControllerMetrics metrics;
     private final AtomicBoolean queued = new AtomicBoolean();
+    /** The last failure said at WARN: the same one again is DEBUG (a tick is asked for on every late Lease). */
+    private volatile String lastWarned;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "juneau-watch-tick");
         t.setDaemon(true);
@@ -47,8 +51,9 @@ final class WatchTick implements AutoCloseable {
     });
 
     WatchTick(KubeWriter writer, ClusterCache cache, Supplier<Term> term, Clock clock, String namespace,
-            String leaseName, String identity) {
+            String leaseName, String identity, ControllerMetrics metrics) {
         this.writer = writer;
+        this.metrics = metrics;
         this.cache = cache;
         this.term = term;
         this.clock = clock;
@@ -81,13 +86,32 @@ final class WatchTick implements AutoCloseable {
         }
         try {
             writer.tick(t, namespace, name, identity, clock.instant(), cache.lease(name));
+            lastWarned = null;
         } catch (KubernetesClientException e) {
-            LOG.debug("watch tick Lease {}/{} not written: {}", namespace, name, e.getMessage());
             if (e.getCode() == 409 && retry) {
+                // a tick written before the echo of the last one: expected now and then, tried again once
+                LOG.debug("watch tick Lease {}/{} not written: {}", namespace, name, e.getMessage());
                 request(CONFLICT_RETRY_MILLIS, false);
+                return;
             }
+            failed("HTTP " + e.getCode(), e.getMessage());
+        } catch (me.loutres.juneau.runtime.LostLeadershipException e) {
+            return; // deposed meanwhile: the next leader ticks for itself
         } catch (RuntimeException e) {
-            LOG.debug("watch tick Lease {}/{} not written: {}", namespace, name, e.toString());
+            failed(e.getClass().getSimpleName(), e.toString());
+        }
+    }
+
+    /** WARN once per distinct failure, DEBUG after; counted every time. */
+    private void failed(String reason, String detail) {
+        metrics.watchTickFailed(reason);
+        String said = reason + ": " + detail;
+        if (!said.equals(lastWarned)) {
+            lastWarned = said;
+            LOG.warn("watch tick Lease {}/{} not written ({}); a node whose Lease ran out is judged on this leader's"
+                    + " renewals instead, up to a retry period later: {}", namespace, name, reason, detail);
+        } else {
+            LOG.debug("watch tick Lease {}/{} not written again: {}", namespace, name, detail);
         }
     }
 

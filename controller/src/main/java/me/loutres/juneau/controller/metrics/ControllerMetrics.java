@@ -69,6 +69,17 @@ public final class ControllerMetrics {
                 .register(registry).increment();
     }
 
+    /**
+     * A watch tick the leader could not write (docs/operations.md, "Node liveness after an outage"), by reason (the
+     * HTTP code, or the exception's class): a dead node is then judged on the leader's renewals, up to a retry period
+     * later.
+     */
+    public void watchTickFailed(String reason) {
+        Counter.builder("juneau_watch_tick_failures").description(
+                "Watch ticks the leader could not write; node deaths are then judged on its renewals, up to a retry"
+                        + " period later").tag("reason", reason).register(registry).increment();
+    }
+
     public void arpNodeChanged() {
         arpNodeChanges.increment();
     }
