@@ -19,6 +19,11 @@ import me.loutres.juneau.status.PoolConditions;
 import me.loutres.juneau.api.v1alpha1.AddressPool;
 import me.loutres.juneau.api.v1alpha1.AddressPoolStatus;
 import me.loutres.juneau.controller.cache.ClusterCache;
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.HashMap;
+import me.loutres.juneau.api.v1alpha1.ExternalNetwork;
+import me.loutres.juneau.selection.NodeEligibility;
+import me.loutres.juneau.status.PoolOnLink;
 import me.loutres.juneau.runtime.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,10 +92,10 @@ public final class PoolReconciler {
         FamilyCountsStatus ipv4 = block(families.get(IpFamily.IPV4));
         FamilyCountsStatus ipv6 = block(families.get(IpFamily.IPV6));
         // arp pools: on a subnet some node that may announce them has (docs/troubleshooting.md)
-        Condition onLink = me.loutres.juneau.status.PoolOnLink.of(pool, eligibility(name), cache.nodeNetworks());
-        conditions = me.loutres.juneau.status.PoolOnLink.with(conditions, onLink, now);
+        Condition onLink = PoolOnLink.of(pool, eligibility(name), cache.nodeNetworks());
+        conditions = PoolOnLink.with(conditions, onLink, now);
         reports.reportNotOnLink(st.term(), pool, JuneauConstants.KIND_ADDRESS_POOL, onLink != null
-                && me.loutres.juneau.status.PoolOnLink.REASON_NOT_ON_NODE_SUBNET.equals(onLink.getReason())
+                && PoolOnLink.REASON_NOT_ON_NODE_SUBNET.equals(onLink.getReason())
                 ? List.of("AddressPool " + name + ": " + onLink.getMessage()) : List.of());
         if (current == null || !Objects.equals(current.getTotal(), usage.total())
                 || !Objects.equals(current.getAllocated(), usage.allocated())
@@ -119,18 +124,18 @@ public final class PoolReconciler {
      * Which nodes may announce the pool's VIPs: those its network's node selector picks, without the exclude label
      * (every node when no network lists it yet).
      */
-    private me.loutres.juneau.selection.NodeEligibility eligibility(String pool) {
-        List<me.loutres.juneau.api.v1alpha1.ExternalNetwork> listing = cache.networksListing(pool);
-        java.util.Map<String, java.util.Map<String, String>> labels = new java.util.HashMap<>();
-        for (io.fabric8.kubernetes.api.model.Node n : cache.nodes()) {
-            java.util.Map<String, String> l = n.getMetadata().getLabels();
-            labels.put(n.getMetadata().getName(), l == null ? java.util.Map.of() : l);
+    private NodeEligibility eligibility(String pool) {
+        List<ExternalNetwork> listing = cache.networksListing(pool);
+        Map<String, Map<String, String>> labels = new HashMap<>();
+        for (Node n : cache.nodes()) {
+            Map<String, String> l = n.getMetadata().getLabels();
+            labels.put(n.getMetadata().getName(), l == null ? Map.of() : l);
         }
         if (listing.isEmpty()) {
-            return me.loutres.juneau.selection.NodeEligibility.of(null, null, labels);
+            return NodeEligibility.of(null, null, labels);
         }
-        me.loutres.juneau.api.v1alpha1.ExternalNetwork net = listing.get(0);
-        return me.loutres.juneau.selection.NodeEligibility.of(net.getMetadata().getName(),
+        ExternalNetwork net = listing.get(0);
+        return NodeEligibility.of(net.getMetadata().getName(),
                 net.getSpec() == null ? null : net.getSpec().getNodeSelector(), labels);
     }
 
@@ -141,7 +146,7 @@ public final class PoolReconciler {
     private List<PoolConflicts.Conflict> conflicts(String name) {
         List<PoolConflicts.Conflict> all = new ArrayList<>(PoolConflicts.overlaps(cache.pools())
                 .getOrDefault(name, List.of()));
-        all.addAll(PoolConflicts.sharedPools(cache.networks(), new java.util.HashMap<>()).getOrDefault(name,
+        all.addAll(PoolConflicts.sharedPools(cache.networks(), new HashMap<>()).getOrDefault(name,
                 List.of()));
         return all;
     }

@@ -40,6 +40,8 @@ import me.loutres.juneau.view.RangeIndex;
 import me.loutres.juneau.view.WideRangeIndex;
 import me.loutres.juneau.view.Secrets;
 import me.loutres.juneau.view.ViewKeys;
+import me.loutres.juneau.view.NodeNetworkAddresses;
+import me.loutres.juneau.api.v1alpha1.NodeNetwork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,13 +147,13 @@ public final class InformerClusterView implements ClusterView, AutoCloseable {
         nodes.on(RangeFeed.of(ipv6Learnt, "Node/", ViewKeys::ipv6PodCidrs));
         serviceCidrs.on(RangeFeed.of(ipv6Learnt, "ServiceCIDR/", ViewKeys::ipv6ServiceCidrs));
         // what each node's agent reports of its interfaces and gateways (docs/api-reference.md, NodeNetwork): their addresses are learnt ranges
-        Watched<me.loutres.juneau.api.v1alpha1.NodeNetwork> nodeNetworks = cache.watch("NodeNetwork",
-                client.resources(me.loutres.juneau.api.v1alpha1.NodeNetwork.class))
+        Watched<NodeNetwork> nodeNetworks = cache.watch("NodeNetwork",
+                client.resources(NodeNetwork.class))
                 .optional("cluster view: the API server does not serve juneau.loutres.me NodeNetworks (the CRD of"
                         + " an older release); pool entries are not checked against the nodes' interface addresses"
                         + " and gateways");
-        nodeNetworks.on(RangeFeed.of(learnt, "NodeNetwork/", me.loutres.juneau.view.NodeNetworkAddresses::ipv4));
-        nodeNetworks.on(RangeFeed.of(ipv6Learnt, "NodeNetwork/", me.loutres.juneau.view.NodeNetworkAddresses::ipv6));
+        nodeNetworks.on(RangeFeed.of(learnt, "NodeNetwork/", NodeNetworkAddresses::ipv4));
+        nodeNetworks.on(RangeFeed.of(ipv6Learnt, "NodeNetwork/", NodeNetworkAddresses::ipv6));
         peers = cache.watch("BGPPeer", client.resources(BGPPeer.class)).store(lean()).indexers(Map.of(
                 BY_ADDRESS, p -> p.getSpec() == null || p.getSpec().getPeerAddress() == null ? List.of()
                         : List.of(p.getSpec().getPeerAddress()),
